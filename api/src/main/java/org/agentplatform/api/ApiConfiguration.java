@@ -1,0 +1,129 @@
+package org.agentplatform.api;
+
+import java.time.Clock;
+import java.util.List;
+import org.agentplatform.api.auth.BearerTokenConverter;
+import org.agentplatform.api.auth.CallerAuthenticationManager;
+import org.agentplatform.api.auth.CredentialStore;
+import org.agentplatform.api.auth.TrustedIssuer;
+import org.agentplatform.api.error.ApiErrorHandler;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.error.ErrorResponseWriter;
+import org.agentplatform.api.identity.IdentitySettings;
+import org.agentplatform.api.quota.KeyQuotaFilter;
+import org.agentplatform.api.quota.KeyQuotas;
+import org.agentplatform.api.web.BodyLimitFilter;
+import org.agentplatform.api.web.BodyLimits;
+import org.agentplatform.api.web.RequestIdFilter;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ComponentScan;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.codec.ServerCodecConfigurer;
+import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
+import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
+import org.springframework.security.config.web.server.ServerHttpSecurity;
+import org.springframework.security.web.server.SecurityWebFilterChain;
+import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
+import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
+import org.springframework.security.web.server.util.matcher.NegatedServerWebExchangeMatcher;
+import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher;
+import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
+import org.springframework.web.reactive.config.WebFluxConfigurer;
+import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.cfg.EnumFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The HTTP edge: request ids, body limits, bearer authentication, per-key quotas, strict JSON and the
+ * error envelope. The ports it needs (credential store, trusted issuers, identity directory) come
+ * from infra.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableWebFluxSecurity
+@ComponentScan
+public class ApiConfiguration implements WebFluxConfigurer {
+
+    /** Reachable without a credential; everything else needs {@code Authorization: Bearer}. */
+    private static final ServerWebExchangeMatcher PUBLIC = ServerWebExchangeMatchers.pathMatchers(
+            "/api/v1/auth/login", "/.well-known/jwks.json", "/actuator/health", "/actuator/health/**");
+
+    @Override
+    public void configureHttpMessageCodecs(ServerCodecConfigurer codecs) {
+        // BodyLimitFilter enforces the per-route limits; the codecs only need room for the largest
+        codecs.defaultCodecs().maxInMemorySize((int) BodyLimits.LARGE);
+    }
+
+    @Bean
+    JsonMapperBuilderCustomizer strictRequestBodies() {
+        return builder -> builder
+                .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .enable(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
+                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
+    }
+
+    @Bean
+    ErrorResponseWriter errorResponseWriter(JsonMapper jsonMapper) {
+        return new ErrorResponseWriter(jsonMapper);
+    }
+
+    @Bean
+    ApiErrorHandler apiErrorHandler(ErrorResponseWriter writer) {
+        return new ApiErrorHandler(writer);
+    }
+
+    @Bean
+    RequestIdFilter requestIdFilter() {
+        return new RequestIdFilter();
+    }
+
+    @Bean
+    BodyLimitFilter bodyLimitFilter() {
+        return new BodyLimitFilter();
+    }
+
+    @Bean
+    KeyQuotaFilter keyQuotaFilter(RequestMappingHandlerMapping requestMappingHandlerMapping) {
+        return new KeyQuotaFilter(new KeyQuotas(), requestMappingHandlerMapping);
+    }
+
+    @Bean
+    CallerAuthenticationManager callerAuthenticationManager(CredentialStore credentials, List<TrustedIssuer> issuers,
+            Clock clock, IdentitySettings settings) {
+        return new CallerAuthenticationManager(credentials, issuers, clock, settings.jwtRateLimitPerMinute());
+    }
+
+    @Bean
+    SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, CallerAuthenticationManager callers,
+            ErrorResponseWriter writer) {
+        AuthenticationWebFilter bearer = new AuthenticationWebFilter(callers);
+        bearer.setServerAuthenticationConverter(new BearerTokenConverter());
+        bearer.setRequiresAuthenticationMatcher(new NegatedServerWebExchangeMatcher(PUBLIC));
+        bearer.setSecurityContextRepository(NoOpServerSecurityContextRepository.getInstance());
+        bearer.setAuthenticationFailureHandler((filterExchange, failure) ->
+                writer.write(filterExchange.getExchange(), ApiErrorHandler.translate(failure)));
+        return http
+                .csrf(ServerHttpSecurity.CsrfSpec::disable)
+                .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
+                .formLogin(ServerHttpSecurity.FormLoginSpec::disable)
+                .logout(ServerHttpSecurity.LogoutSpec::disable)
+                .requestCache(cache -> cache.requestCache(NoOpServerRequestCache.getInstance()))
+                .securityContextRepository(NoOpServerSecurityContextRepository.getInstance())
+                .addFilterAt(bearer, SecurityWebFiltersOrder.AUTHENTICATION)
+                .authorizeExchange(exchanges -> exchanges
+                        .matchers(PUBLIC).permitAll()
+                        .anyExchange().authenticated())
+                .exceptionHandling(handling -> handling
+                        .authenticationEntryPoint((exchange, missing) -> writer.write(exchange,
+                                new ApiException(ErrorCode.UNAUTHORIZED, "The Authorization header is missing")))
+                        .accessDeniedHandler((exchange, denied) -> writer.write(exchange,
+                                new ApiException(ErrorCode.FORBIDDEN, "Not permitted"))))
+                .build();
+    }
+}

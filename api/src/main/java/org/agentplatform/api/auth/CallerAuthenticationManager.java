@@ -1,0 +1,117 @@
+package org.agentplatform.api.auth;
+
+import com.nimbusds.jwt.JWTParser;
+import java.text.ParseException;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.springframework.security.authentication.ReactiveAuthenticationManager;
+import org.springframework.security.core.Authentication;
+import org.springframework.security.oauth2.jwt.BadJwtException;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.security.oauth2.server.resource.authentication.BearerTokenAuthenticationToken;
+import reactor.core.publisher.Mono;
+
+/**
+ * Turns a bearer token into a {@link Caller}: an {@code oag_} key is looked up by its SHA-256; any
+ * other token must be an RS256 JWT of a trusted issuer. A store or JWKS that cannot be reached
+ * answers {@code auth_unavailable}; every other refusal is {@code invalid_token}.
+ */
+public final class CallerAuthenticationManager implements ReactiveAuthenticationManager {
+
+    public static final String OWNER_CLAIM = "owner_id";
+
+    private final CredentialStore credentials;
+    private final List<TrustedIssuer> issuers;
+    private final Clock clock;
+    private final int jwtRateLimitPerMinute;
+
+    public CallerAuthenticationManager(CredentialStore credentials, List<TrustedIssuer> issuers, Clock clock,
+            int jwtRateLimitPerMinute) {
+        this.credentials = credentials;
+        this.issuers = List.copyOf(issuers);
+        this.clock = clock;
+        this.jwtRateLimitPerMinute = jwtRateLimitPerMinute;
+    }
+
+    @Override
+    public Mono<Authentication> authenticate(Authentication authentication) {
+        String token = ((BearerTokenAuthenticationToken) authentication).getToken();
+        Mono<Caller> caller = token.startsWith(ApiKeySecret.PREFIX) ? byApiKey(token) : byJwt(token);
+        return caller.map(CallerAuthentication::new);
+    }
+
+    private Mono<Caller> byApiKey(String token) {
+        if (!ApiKeySecret.isWellFormed(token)) {
+            return invalid("The API key is malformed");
+        }
+        return credentials.findApiKey(ApiKeySecret.sha256(token))
+                .onErrorMap(failure -> unavailable("The API key store is unreachable", failure))
+                .switchIfEmpty(invalid("The API key is unknown"))
+                .flatMap(key -> {
+                    if (key.isRevoked()) {
+                        return invalid("The API key has been revoked");
+                    }
+                    if (key.isExpiredAt(clock.instant())) {
+                        return invalid("The API key has expired");
+                    }
+                    return Mono.just(new Caller(key.ownerId(), "key:" + key.id(), Caller.CredentialKind.API_KEY,
+                            key.rateLimitPerMinute()));
+                });
+    }
+
+    private Mono<Caller> byJwt(String token) {
+        String issuer;
+        try {
+            issuer = JWTParser.parse(token).getJWTClaimsSet().getIssuer();
+        } catch (ParseException notAJwt) {
+            return invalid("The token is neither an oag_ key nor a JWT");
+        }
+        Optional<TrustedIssuer> trusted = issuers.stream().filter(candidate -> candidate.issuer().equals(issuer)).findFirst();
+        if (trusted.isEmpty()) {
+            return invalid("The token's issuer is not trusted");
+        }
+        TrustedIssuer from = trusted.get();
+        return from.decoder().decode(token)
+                .onErrorMap(failure -> failure instanceof BadJwtException
+                        ? new AuthenticationFailure(ErrorCode.INVALID_TOKEN, "The token is invalid: " + failure.getMessage())
+                        : unavailable("The token issuer's keys cannot be obtained", failure))
+                .flatMap(jwt -> from.builtIn() ? builtInCaller(jwt) : externalCaller(from.issuer(), jwt));
+    }
+
+    private Mono<Caller> builtInCaller(Jwt jwt) {
+        String owner = jwt.getClaimAsString(OWNER_CLAIM);
+        if (owner == null || jwt.getSubject() == null) {
+            return invalid("The token lacks its owner or subject");
+        }
+        try {
+            return Mono.just(new Caller(new OwnerId(UUID.fromString(owner)), "user:" + jwt.getSubject(),
+                    Caller.CredentialKind.USER_JWT, jwtRateLimitPerMinute));
+        } catch (IllegalArgumentException malformed) {
+            return invalid("The token's owner is malformed");
+        }
+    }
+
+    private Mono<Caller> externalCaller(String issuer, Jwt jwt) {
+        if (jwt.getSubject() == null || jwt.getSubject().isBlank()) {
+            return invalid("The token has no subject");
+        }
+        return credentials.ownerOfExternalSubject(issuer, jwt.getSubject())
+                .onErrorMap(failure -> unavailable("The identity store is unreachable", failure))
+                .map(owner -> new Caller(owner, "jwt:" + issuer + "#" + jwt.getSubject(),
+                        Caller.CredentialKind.EXTERNAL_JWT, jwtRateLimitPerMinute));
+    }
+
+    private static <T> Mono<T> invalid(String message) {
+        return Mono.error(new AuthenticationFailure(ErrorCode.INVALID_TOKEN, message));
+    }
+
+    private static AuthenticationFailure unavailable(String message, Throwable cause) {
+        return cause instanceof AuthenticationFailure failure
+                ? failure
+                : new AuthenticationFailure(ErrorCode.AUTH_UNAVAILABLE, message, cause);
+    }
+}

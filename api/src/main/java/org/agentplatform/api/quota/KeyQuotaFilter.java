@@ -1,0 +1,62 @@
+package org.agentplatform.api.quota;
+
+import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.error.ApiException;
+import org.springframework.core.Ordered;
+import org.springframework.security.core.context.ReactiveSecurityContextHolder;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import org.springframework.web.util.pattern.PathPattern;
+import reactor.core.publisher.Mono;
+
+/**
+ * Applies {@link KeyQuotas} after authentication. The endpoint is the matched route template
+ * ({@code GET /api/v1/agents/{agentId}}), so ids in paths do not multiply limiters. Requests that
+ * match no route pass through to their 404/405.
+ */
+public final class KeyQuotaFilter implements WebFilter, Ordered {
+
+    private static final String LIMIT_HEADER = "X-RateLimit-Limit";
+    private static final String REMAINING_HEADER = "X-RateLimit-Remaining";
+
+    private final KeyQuotas quotas;
+    private final RequestMappingHandlerMapping routes;
+
+    public KeyQuotaFilter(KeyQuotas quotas, RequestMappingHandlerMapping routes) {
+        this.quotas = quotas;
+        this.routes = routes;
+    }
+
+    @Override
+    public int getOrder() {
+        return -90; // right after Spring Security's chain (-100)
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        return ReactiveSecurityContextHolder.getContext()
+                .map(SecurityContext::getAuthentication)
+                .filter(authentication -> authentication != null && authentication.getPrincipal() instanceof Caller)
+                .map(authentication -> (Caller) authentication.getPrincipal())
+                .flatMap(caller -> endpoint(exchange).map(endpoint -> quotas.acquire(caller, endpoint)))
+                .flatMap(decision -> {
+                    exchange.getResponse().getHeaders().set(LIMIT_HEADER, Integer.toString(decision.limit()));
+                    exchange.getResponse().getHeaders().set(REMAINING_HEADER, Integer.toString(decision.remaining()));
+                    return decision.permitted()
+                            ? Mono.just(decision)
+                            : Mono.error(ApiException.rateLimited(decision.retryAfterSeconds()));
+                })
+                .then(Mono.defer(() -> chain.filter(exchange)));
+    }
+
+    private Mono<String> endpoint(ServerWebExchange exchange) {
+        return routes.getHandler(exchange)
+                .mapNotNull(handler -> exchange.<PathPattern>getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE))
+                .map(pattern -> exchange.getRequest().getMethod().name() + " " + pattern.getPatternString())
+                .onErrorResume(noRoute -> Mono.empty());
+    }
+}

@@ -1,0 +1,36 @@
+package org.agentplatform.api.web;
+
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.regex.Pattern;
+import org.springframework.web.server.ServerWebExchange;
+
+/** The correlation id of a request: echoed when the caller sent a sane one, generated otherwise. */
+public final class RequestIds {
+
+    public static final String HEADER = "X-Request-Id";
+    static final String ATTRIBUTE = RequestIds.class.getName();
+
+    private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._:+=/-]{1,128}");
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private RequestIds() {
+    }
+
+    public static String of(ServerWebExchange exchange) {
+        String id = exchange.getAttribute(ATTRIBUTE);
+        return id == null ? assign(exchange, null) : id;
+    }
+
+    static String assign(ServerWebExchange exchange, String incoming) {
+        String id = incoming != null && SANE.matcher(incoming).matches() ? incoming : generate();
+        exchange.getAttributes().put(ATTRIBUTE, id);
+        return id;
+    }
+
+    static String generate() {
+        byte[] bytes = new byte[12];
+        RANDOM.nextBytes(bytes);
+        return "req_" + HexFormat.of().formatHex(bytes);
+    }
+}

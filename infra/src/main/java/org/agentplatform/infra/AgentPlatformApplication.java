@@ -1,0 +1,36 @@
+package org.agentplatform.infra;
+
+import java.time.Clock;
+import java.util.Arrays;
+import org.agentplatform.api.ApiConfiguration;
+import org.agentplatform.infra.cli.UsersCommand;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The one executable: {@code java -jar agent-platform.jar} serves the API; {@code ... users create}
+ * manages users of the built-in identity.
+ */
+@SpringBootApplication
+@EnableConfigurationProperties(PlatformProperties.class)
+@Import(ApiConfiguration.class)
+public class AgentPlatformApplication {
+
+    public static void main(String[] args) {
+        // Axon 4.13 would phone home; only a system property set before Spring starts stops it
+        System.setProperty("axoniq.update-checker.disabled", "true");
+        System.setProperty("disable-axoniq-console-message", "true");
+        if (args.length > 0 && args[0].equals(UsersCommand.NAME)) {
+            System.exit(UsersCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
+        SpringApplication.run(AgentPlatformApplication.class, args);
+    }
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+}

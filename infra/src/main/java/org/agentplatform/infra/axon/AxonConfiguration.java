@@ -1,0 +1,106 @@
+package org.agentplatform.infra.axon;
+
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.jdbc.PersistenceExceptionResolver;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
+import org.axonframework.eventhandling.tokenstore.TokenStore;
+import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
+import org.axonframework.messaging.correlation.CorrelationDataProvider;
+import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
+import org.axonframework.modelling.saga.repository.SagaStore;
+import org.axonframework.modelling.saga.repository.jdbc.JdbcSagaStore;
+import org.axonframework.modelling.saga.repository.jdbc.PostgresSagaSqlSchema;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * Axon without Axon Server, on PostgreSQL: JDBC event store, token store and saga store (tables from
+ * Flyway), unique-key violations resolved as {@code ConcurrencyException}, an explicit Spring
+ * transaction manager, pooled streaming processors sequenced per aggregate, and who-did-it metadata
+ * copied from every command onto the events it causes.
+ */
+@Configuration(proxyBeanMethods = false)
+public class AxonConfiguration {
+
+    /** Metadata keys set on every command by the API and carried onto its events. */
+    public static final String OWNER_ID = "ownerId";
+    public static final String CREDENTIAL_ID = "credentialId";
+    public static final String REQUEST_ID = "requestId";
+
+    /** PostgreSQL's unique_violation; the default resolver does not recognise it. */
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    @Bean
+    PersistenceExceptionResolver persistenceExceptionResolver() {
+        return new SQLStateResolver(UNIQUE_VIOLATION);
+    }
+
+    @Bean
+    TransactionManager axonTransactionManager(PlatformTransactionManager transactionManager) {
+        return new SpringTransactionManager(transactionManager);
+    }
+
+    @Bean
+    EventStorageEngine eventStorageEngine(
+            Serializer defaultSerializer,
+            @Qualifier("eventSerializer") Serializer eventSerializer,
+            PersistenceExceptionResolver persistenceExceptionResolver,
+            ConnectionProvider connectionProvider,
+            TransactionManager transactionManager,
+            org.axonframework.config.Configuration configuration) {
+        return JdbcEventStorageEngine.builder()
+                .snapshotSerializer(defaultSerializer)
+                .eventSerializer(eventSerializer)
+                .upcasterChain(configuration.upcasterChain())
+                .snapshotFilter(configuration.snapshotFilter())
+                .persistenceExceptionResolver(persistenceExceptionResolver)
+                .connectionProvider(connectionProvider)
+                .transactionManager(transactionManager)
+                .dataType(byte[].class)
+                .build();
+    }
+
+    @Bean
+    TokenStore tokenStore(ConnectionProvider connectionProvider, Serializer serializer) {
+        return JdbcTokenStore.builder()
+                .connectionProvider(connectionProvider)
+                .serializer(serializer)
+                .contentType(byte[].class)
+                .build();
+    }
+
+    @Bean
+    SagaStore<Object> sagaStore(ConnectionProvider connectionProvider, Serializer serializer) {
+        PostgresSagaSqlSchema schema = new PostgresSagaSqlSchema();
+        schema.setExclusiveLoad(true);
+        return JdbcSagaStore.builder()
+                .connectionProvider(connectionProvider)
+                .sqlSchema(schema)
+                .serializer(serializer)
+                .build();
+    }
+
+    @Bean
+    ConfigurerModule pooledProcessorsSequencedPerAggregate() {
+        return configurer -> configurer.eventProcessing(processing -> processing
+                .usingPooledStreamingEventProcessors((config, builder) -> builder
+                        .batchSize(64)
+                        .initialSegmentCount(2)
+                        .maxClaimedSegments(2))
+                .registerDefaultSequencingPolicy(config -> SequentialPerAggregatePolicy.instance()));
+    }
+
+    @Bean
+    CorrelationDataProvider whoDidIt() {
+        return new SimpleCorrelationDataProvider(OWNER_ID, CREDENTIAL_ID, REQUEST_ID);
+    }
+}

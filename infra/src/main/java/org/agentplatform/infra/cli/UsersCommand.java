@@ -1,0 +1,174 @@
+package org.agentplatform.infra.cli;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.io.BufferedReader;
+import java.io.Console;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.Optional;
+import org.agentplatform.infra.PlatformProperties;
+import org.agentplatform.infra.database.DatabaseConfiguration;
+import org.agentplatform.infra.database.DatabaseEndpoint;
+import org.agentplatform.infra.database.DatabaseServer;
+import org.agentplatform.infra.database.EmbeddedPostgres;
+import org.agentplatform.infra.database.ExternalDatabase;
+import org.agentplatform.infra.identity.FirstStart;
+import org.agentplatform.infra.identity.IdentityConfiguration;
+import org.agentplatform.infra.identity.UserAdmin;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.identity.UserId;
+import org.flywaydb.core.Flyway;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * {@code java -jar agent-platform.jar users create --email <email> [--owner <owner-id> | --new-owner <name>]}
+ * <p>
+ * Creates a user of the built-in identity who can then log in ({@code POST /api/v1/auth/login}). By
+ * default the user joins the first owner (the one the first API key belongs to). The password is read
+ * from the console (asked twice), or from the first line of standard input when there is no console.
+ * Works whether or not the service is running: beside a running service it uses that service's
+ * embedded database.
+ */
+public final class UsersCommand {
+
+    public static final String NAME = "users";
+    private static final int MIN_PASSWORD_LENGTH = 8;
+    private static final String USAGE = """
+            usage: java -jar agent-platform.jar users create --email <email> [--owner <owner-id> | --new-owner <name>]
+              The password is asked on the console, or read from the first line of standard input.
+              Configuration as for the service: AGENT_PLATFORM_DATA_DIR, AGENT_PLATFORM_DATABASE_URL (+ _USER, _PASSWORD).""";
+
+    private UsersCommand() {
+    }
+
+    public static int run(String[] args) {
+        return run(args, System.out, System.err);
+    }
+
+    static int run(String[] args, PrintStream out, PrintStream err) {
+        Optional<Request> request;
+        try {
+            request = Request.parse(args);
+        } catch (IllegalArgumentException malformedOwner) {
+            request = Optional.empty();
+        }
+        if (request.isEmpty()) {
+            err.println(USAGE);
+            return 2;
+        }
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Settings.class)
+                .web(WebApplicationType.NONE)
+                .bannerMode(Banner.Mode.OFF)
+                .logStartupInfo(false)
+                .properties("logging.level.root=warn")
+                .run()) {
+            String password = readPassword(err);
+            PlatformProperties properties = context.getBean(PlatformProperties.class);
+            createUser(request.get(), password, properties, out);
+            return 0;
+        } catch (IllegalArgumentException refused) {
+            err.println("users create: " + refused.getMessage());
+            return 1;
+        } catch (IOException | RuntimeException failure) {
+            err.println("users create failed: " + failure.getMessage());
+            return 1;
+        }
+    }
+
+    private static void createUser(Request request, String password, PlatformProperties properties, PrintStream out)
+            throws IOException {
+        Clock clock = Clock.systemUTC();
+        try (DatabaseServer server = openDatabase(properties);
+             HikariDataSource dataSource = new HikariDataSource(DatabaseConfiguration.hikari(server.endpoint()))) {
+            Flyway.configure().dataSource(dataSource).load().migrate();
+            JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+            OwnerId firstOwner = new FirstStart(jdbc, new TransactionTemplate(new JdbcTransactionManager(dataSource)), clock)
+                    .ensure(properties.identity().defaultKeyRateLimitPerMinute(), properties.dataDir(), out);
+            UserAdmin admin = new UserAdmin(jdbc, IdentityConfiguration.passwords(), clock);
+            OwnerId owner = request.newOwnerName() != null
+                    ? admin.createOwner(request.newOwnerName())
+                    : request.owner() != null ? request.owner() : firstOwner;
+            UserId user = admin.create(request.email(), password, owner);
+            out.println("created user " + user + " <" + request.email() + "> of owner " + owner);
+        }
+    }
+
+    private static DatabaseServer openDatabase(PlatformProperties properties) throws IOException {
+        PlatformProperties.Database database = properties.database();
+        if (database.isConfigured()) {
+            return ExternalDatabase.parse(database.url(), database.user(), database.password());
+        }
+        Optional<DatabaseEndpoint> running = EmbeddedPostgres.runningIn(properties.dataDir());
+        if (running.isPresent()) {
+            return new ExternalDatabase(running.get());
+        }
+        PlatformProperties.EmbeddedPostgresSettings embedded = properties.embeddedPostgres();
+        return EmbeddedPostgres.start(properties.dataDir(), new EmbeddedPostgres.Options(embedded.binariesRoot(),
+                embedded.port(), embedded.durable(), embedded.maxConnections(), embedded.startTimeout()));
+    }
+
+    private static String readPassword(PrintStream err) throws IOException {
+        Console console = System.console();
+        String password;
+        if (console != null) {
+            char[] first = console.readPassword("password: ");
+            char[] second = console.readPassword("password again: ");
+            if (first == null || !Arrays.equals(first, second)) {
+                throw new IllegalArgumentException("the passwords differ");
+            }
+            password = new String(first);
+        } else {
+            String line = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            password = line == null ? "" : line;
+        }
+        if (password.length() < MIN_PASSWORD_LENGTH) {
+            throw new IllegalArgumentException("the password needs at least " + MIN_PASSWORD_LENGTH + " characters");
+        }
+        return password;
+    }
+
+    record Request(String email, OwnerId owner, String newOwnerName) {
+
+        static Optional<Request> parse(String[] args) {
+            if (args.length == 0 || !args[0].equals("create")) {
+                return Optional.empty();
+            }
+            String email = null;
+            OwnerId owner = null;
+            String newOwner = null;
+            for (int i = 1; i < args.length; i++) {
+                String value = i + 1 < args.length ? args[i + 1] : null;
+                switch (args[i]) {
+                    case "--email" -> email = value;
+                    case "--owner" -> owner = value == null ? null : OwnerId.of(value);
+                    case "--new-owner" -> newOwner = value;
+                    default -> {
+                        return Optional.empty();
+                    }
+                }
+                i++;
+            }
+            if (email == null || !email.contains("@") || email.length() > 320 || (owner != null && newOwner != null)) {
+                return Optional.empty();
+            }
+            return Optional.of(new Request(email, owner, newOwner));
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableConfigurationProperties(PlatformProperties.class)
+    static class Settings {
+    }
+}

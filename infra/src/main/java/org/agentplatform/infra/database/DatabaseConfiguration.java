@@ -1,0 +1,93 @@
+package org.agentplatform.infra.database;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.r2dbc.pool.ConnectionPool;
+import io.r2dbc.pool.ConnectionPoolConfiguration;
+import io.r2dbc.postgresql.PostgresqlConnectionConfiguration;
+import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import io.r2dbc.postgresql.client.SSLMode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.agentplatform.infra.PlatformProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * One PostgreSQL, two ways in: JDBC (Axon's stores, projections, Flyway) and R2DBC (the API's reads).
+ * With R2DBC on the classpath Spring Boot would not create the JDBC side, so both are declared here.
+ */
+@Configuration(proxyBeanMethods = false)
+public class DatabaseConfiguration {
+
+    @Bean(destroyMethod = "close")
+    DatabaseServer databaseServer(PlatformProperties properties) {
+        PlatformProperties.Database database = properties.database();
+        if (database.isConfigured()) {
+            return ExternalDatabase.parse(database.url(), database.user(), database.password());
+        }
+        PlatformProperties.EmbeddedPostgresSettings embedded = properties.embeddedPostgres();
+        try {
+            return EmbeddedPostgres.start(properties.dataDir(), new EmbeddedPostgres.Options(
+                    embedded.binariesRoot(), embedded.port(), embedded.durable(), embedded.maxConnections(),
+                    embedded.startTimeout()));
+        } catch (IOException failure) {
+            throw new UncheckedIOException("Cannot start the embedded PostgreSQL", failure);
+        }
+    }
+
+    @Bean
+    HikariDataSource dataSource(DatabaseServer server) {
+        return new HikariDataSource(hikari(server.endpoint()));
+    }
+
+    public static HikariConfig hikari(DatabaseEndpoint endpoint) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("jdbc");
+        config.setJdbcUrl(endpoint.jdbcUrl());
+        config.setUsername(endpoint.user());
+        config.setPassword(endpoint.password());
+        config.setMaximumPoolSize(10);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(Duration.ofSeconds(10).toMillis());
+        return config;
+    }
+
+    @Bean
+    PlatformTransactionManager transactionManager(DataSource dataSource) {
+        return new JdbcTransactionManager(dataSource);
+    }
+
+    @Bean(destroyMethod = "dispose")
+    ConnectionPool connectionFactory(DatabaseServer server) {
+        DatabaseEndpoint endpoint = server.endpoint();
+        PostgresqlConnectionConfiguration.Builder connection = PostgresqlConnectionConfiguration.builder()
+                .host(endpoint.host())
+                .port(endpoint.port())
+                .database(endpoint.database())
+                .username(endpoint.user())
+                .password(endpoint.password())
+                .connectTimeout(Duration.ofSeconds(10));
+        String sslMode = endpoint.parameters().get("sslmode");
+        if (sslMode != null) {
+            connection.sslMode(SSLMode.fromValue(sslMode));
+        }
+        return new ConnectionPool(ConnectionPoolConfiguration.builder(new PostgresqlConnectionFactory(connection.build()))
+                .name("r2dbc")
+                .initialSize(1)
+                .maxSize(10)
+                .maxIdleTime(Duration.ofMinutes(10))
+                .maxAcquireTime(Duration.ofSeconds(10))
+                .build());
+    }
+
+    @Bean
+    DatabaseClient databaseClient(ConnectionPool connectionFactory) {
+        return DatabaseClient.create(connectionFactory);
+    }
+}
