@@ -7,7 +7,9 @@ import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
+import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
@@ -15,6 +17,7 @@ import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 import org.axonframework.modelling.saga.repository.SagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.JdbcSagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.PostgresSagaSqlSchema;
+import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -38,6 +41,41 @@ public class AxonConfiguration {
 
     /** PostgreSQL's unique_violation; the default resolver does not recognise it. */
     private static final String UNIQUE_VIOLATION = "23505";
+
+    /** Axon's default names are camelCase; our tables (V1__axon_stores.sql) use snake_case like every other table. */
+    private static final EventSchema EVENTS = EventSchema.builder()
+            .eventTable("domain_event_entry")
+            .snapshotTable("snapshot_event_entry")
+            .globalIndexColumn("global_index")
+            .timestampColumn("time_stamp")
+            .eventIdentifierColumn("event_identifier")
+            .aggregateIdentifierColumn("aggregate_identifier")
+            .sequenceNumberColumn("sequence_number")
+            .typeColumn("type")
+            .payloadTypeColumn("payload_type")
+            .payloadRevisionColumn("payload_revision")
+            .payloadColumn("payload")
+            .metaDataColumn("meta_data")
+            .build();
+    private static final TokenSchema TOKENS = TokenSchema.builder()
+            .setTokenTable("token_entry")
+            .setProcessorNameColumn("processor_name")
+            .setSegmentColumn("segment")
+            .setTokenColumn("token")
+            .setTokenTypeColumn("token_type")
+            .setTimestampColumn("timestamp")
+            .setOwnerColumn("owner")
+            .build();
+    private static final SagaSchema SAGAS = SagaSchema.builder()
+            .sagaEntryTable("saga_entry")
+            .revisionColumn("revision")
+            .serializedSagaColumn("serialized_saga")
+            .associationValueEntryTable("association_value_entry")
+            .associationKeyColumn("association_key")
+            .associationValueColumn("association_value")
+            .sagaIdColumn("saga_id")
+            .sagaTypeColumn("saga_type")
+            .build();
 
     @Bean
     PersistenceExceptionResolver persistenceExceptionResolver() {
@@ -65,6 +103,7 @@ public class AxonConfiguration {
                 .persistenceExceptionResolver(persistenceExceptionResolver)
                 .connectionProvider(connectionProvider)
                 .transactionManager(transactionManager)
+                .schema(EVENTS)
                 .dataType(byte[].class)
                 .build();
     }
@@ -73,6 +112,7 @@ public class AxonConfiguration {
     TokenStore tokenStore(ConnectionProvider connectionProvider, Serializer serializer) {
         return JdbcTokenStore.builder()
                 .connectionProvider(connectionProvider)
+                .schema(TOKENS)
                 .serializer(serializer)
                 .contentType(byte[].class)
                 .build();
@@ -80,7 +120,7 @@ public class AxonConfiguration {
 
     @Bean
     SagaStore<Object> sagaStore(ConnectionProvider connectionProvider, Serializer serializer) {
-        PostgresSagaSqlSchema schema = new PostgresSagaSqlSchema();
+        PostgresSagaSqlSchema schema = new PostgresSagaSqlSchema(SAGAS);
         schema.setExclusiveLoad(true);
         return JdbcSagaStore.builder()
                 .connectionProvider(connectionProvider)

@@ -4,11 +4,14 @@ import com.zaxxer.hikari.HikariDataSource;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.database.DatabaseConfiguration;
@@ -33,7 +36,7 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * {@code java -jar agent-platform.jar users create --email <email> [--owner <owner-id> | --new-owner <name>]}
+ * {@code java -jar agent-platform.jar users create --email <email> [--owner <owner-id> | --new-owner <name>] [--setting=value]}
  * <p>
  * Creates a user of the built-in identity who can then log in ({@code POST /api/v1/auth/login}). By
  * default the user joins the first owner (the one the first API key belongs to). The password is read
@@ -47,17 +50,19 @@ public final class UsersCommand {
     private static final int MIN_PASSWORD_LENGTH = 8;
     private static final String USAGE = """
             usage: java -jar agent-platform.jar users create --email <email> [--owner <owner-id> | --new-owner <name>]
+                                                             [--<setting>=<value> ...]
               The password is asked on the console, or read from the first line of standard input.
-              Configuration as for the service: AGENT_PLATFORM_DATA_DIR, AGENT_PLATFORM_DATABASE_URL (+ _USER, _PASSWORD).""";
+              Configuration as for the service: AGENT_PLATFORM_DATA_DIR, AGENT_PLATFORM_DATABASE_URL (+ _USER, _PASSWORD),
+              or settings such as --agent-platform.data-dir=/var/lib/agent-platform.""";
 
     private UsersCommand() {
     }
 
     public static int run(String[] args) {
-        return run(args, System.out, System.err);
+        return run(args, System.in, System.out, System.err);
     }
 
-    static int run(String[] args, PrintStream out, PrintStream err) {
+    static int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
         Optional<Request> request;
         try {
             request = Request.parse(args);
@@ -73,8 +78,8 @@ public final class UsersCommand {
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)
                 .properties("logging.level.root=warn")
-                .run()) {
-            String password = readPassword(err);
+                .run(request.get().settings().toArray(String[]::new))) {
+            String password = readPassword(in);
             PlatformProperties properties = context.getBean(PlatformProperties.class);
             createUser(request.get(), password, properties, out);
             return 0;
@@ -119,8 +124,8 @@ public final class UsersCommand {
                 embedded.port(), embedded.durable(), embedded.maxConnections(), embedded.startTimeout()));
     }
 
-    private static String readPassword(PrintStream err) throws IOException {
-        Console console = System.console();
+    private static String readPassword(InputStream in) throws IOException {
+        Console console = in == System.in ? terminal() : null;
         String password;
         if (console != null) {
             char[] first = console.readPassword("password: ");
@@ -130,7 +135,7 @@ public final class UsersCommand {
             }
             password = new String(first);
         } else {
-            String line = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+            String line = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)).readLine();
             password = line == null ? "" : line;
         }
         if (password.length() < MIN_PASSWORD_LENGTH) {
@@ -139,7 +144,21 @@ public final class UsersCommand {
         return password;
     }
 
-    record Request(String email, OwnerId owner, String newOwnerName) {
+    /** The console when it is a real terminal (since JDK 22 {@code System.console()} may exist without one). */
+    private static Console terminal() {
+        Console console = System.console();
+        if (console == null) {
+            return null;
+        }
+        try {
+            return (Boolean) Console.class.getMethod("isTerminal").invoke(console) ? console : null;
+        } catch (ReflectiveOperationException beforeJdk22) {
+            return console;
+        }
+    }
+
+    /** The parsed command line; {@code settings} are {@code --name=value} configuration overrides. */
+    record Request(String email, OwnerId owner, String newOwnerName, List<String> settings) {
 
         static Optional<Request> parse(String[] args) {
             if (args.length == 0 || !args[0].equals("create")) {
@@ -148,9 +167,14 @@ public final class UsersCommand {
             String email = null;
             OwnerId owner = null;
             String newOwner = null;
+            List<String> settings = new ArrayList<>();
             for (int i = 1; i < args.length; i++) {
-                String value = i + 1 < args.length ? args[i + 1] : null;
-                switch (args[i]) {
+                if (args[i].startsWith("--") && args[i].contains("=")) {
+                    settings.add(args[i]);
+                    continue;
+                }
+                String value = i + 1 < args.length ? args[++i] : null;
+                switch (args[i - 1]) {
                     case "--email" -> email = value;
                     case "--owner" -> owner = value == null ? null : OwnerId.of(value);
                     case "--new-owner" -> newOwner = value;
@@ -158,12 +182,11 @@ public final class UsersCommand {
                         return Optional.empty();
                     }
                 }
-                i++;
             }
             if (email == null || !email.contains("@") || email.length() > 320 || (owner != null && newOwner != null)) {
                 return Optional.empty();
             }
-            return Optional.of(new Request(email, owner, newOwner));
+            return Optional.of(new Request(email, owner, newOwner, List.copyOf(settings)));
         }
     }
 

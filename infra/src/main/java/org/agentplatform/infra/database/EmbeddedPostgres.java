@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,7 +72,7 @@ public final class EmbeddedPostgres implements DatabaseServer {
     public static EmbeddedPostgres start(Path dataDir, Options options) throws IOException {
         Files.createDirectories(dataDir);
         FileChannel channel = FileChannel.open(dataDir.resolve("postgres.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock lock = channel.tryLock();
+        FileLock lock = tryLock(channel);
         if (lock == null) {
             channel.close();
             throw new IllegalStateException("The data directory " + dataDir.toAbsolutePath()
@@ -98,7 +99,7 @@ public final class EmbeddedPostgres implements DatabaseServer {
         if (!Files.exists(lockFile) || !Files.exists(pidFile)) {
             return Optional.empty();
         }
-        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE); FileLock free = channel.tryLock()) {
+        try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE); FileLock free = tryLock(channel)) {
             if (free != null) {
                 return Optional.empty();
             }
@@ -106,6 +107,15 @@ public final class EmbeddedPostgres implements DatabaseServer {
         List<String> lines = Files.readAllLines(pidFile);
         int port = Integer.parseInt(lines.get(3).strip());
         return Optional.of(new DatabaseEndpoint("127.0.0.1", port, DATABASE, SUPERUSER, readPassword(dataDir), Map.of()));
+    }
+
+    /** The lock, or null when another process, or another server in this JVM, holds it. */
+    private static FileLock tryLock(FileChannel channel) throws IOException {
+        try {
+            return channel.tryLock();
+        } catch (OverlappingFileLockException heldInThisJvm) {
+            return null;
+        }
     }
 
     @Override

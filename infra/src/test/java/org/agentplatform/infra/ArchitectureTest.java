@@ -1,0 +1,79 @@
+package org.agentplatform.infra;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dependency rule of DESIGN §3, kept true on every build: the kernel depends on nothing of ours;
+ * the command side, query side and webhook saga only on the kernel; the API on the kernel and the
+ * query side's read interfaces; only infra sees everything. (ArchUnit's own JUnit engine does not run
+ * on JUnit 6, so the rules are checked from plain Jupiter tests.)
+ */
+class ArchitectureTest {
+
+    private static final String KERNEL = "org.agentplatform.kernel..";
+    private static final String COMMAND = "org.agentplatform.command..";
+    private static final String QUERY = "org.agentplatform.query..";
+    private static final String WEBHOOK = "org.agentplatform.webhook..";
+    private static final String API = "org.agentplatform.api..";
+    private static final String INFRA = "org.agentplatform.infra..";
+
+    private static final JavaClasses PRODUCTION = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.agentplatform");
+
+    @Test
+    void kernelDependsOnNoOtherModuleAndNoFramework() {
+        noClasses().that().resideInAPackage(KERNEL)
+                .should().dependOnClassesThat().resideInAnyPackage(COMMAND, QUERY, WEBHOOK, API, INFRA,
+                        "org.springframework..", "reactor..", "tools.jackson..", "java.sql..")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void commandSideDependsOnlyOnTheKernelAndDoesNoIo() {
+        noClasses().that().resideInAPackage(COMMAND)
+                .should().dependOnClassesThat().resideInAnyPackage(QUERY, WEBHOOK, API, INFRA,
+                        "java.sql..", "javax.sql..", "java.net.http..", "org.springframework.web..", "org.springframework.http..",
+                        "org.springframework.jdbc..", "org.springframework.r2dbc..", "io.r2dbc..")
+                .allowEmptyShould(true)
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void querySideDependsOnlyOnTheKernel() {
+        noClasses().that().resideInAPackage(QUERY)
+                .should().dependOnClassesThat().resideInAnyPackage(COMMAND, WEBHOOK, API, INFRA)
+                .allowEmptyShould(true)
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void webhookSagaDependsOnlyOnTheKernel() {
+        noClasses().that().resideInAPackage(WEBHOOK)
+                .should().dependOnClassesThat().resideInAnyPackage(COMMAND, QUERY, API, INFRA)
+                .allowEmptyShould(true)
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void apiReachesTheWriteSideOnlyThroughCommandsAndSpeaksNoSql() {
+        noClasses().that().resideInAPackage(API)
+                .should().dependOnClassesThat().resideInAnyPackage(COMMAND, WEBHOOK, INFRA,
+                        "java.sql..", "javax.sql..", "org.springframework.jdbc..", "org.springframework.r2dbc..", "io.r2dbc..")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void theRulesCanFail() {
+        assertThatThrownBy(() -> noClasses().that().resideInAPackage(INFRA)
+                        .should().dependOnClassesThat().resideInAnyPackage(API)
+                        .check(PRODUCTION))
+                .isInstanceOf(AssertionError.class);
+    }
+}

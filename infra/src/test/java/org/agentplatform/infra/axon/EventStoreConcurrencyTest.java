@@ -1,0 +1,117 @@
+package org.agentplatform.infra.axon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.agentplatform.infra.support.PlatformTest;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.EventStoreException;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
+import org.axonframework.modelling.command.ConcurrencyException;
+import org.axonframework.serialization.Serializer;
+import org.axonframework.serialization.jackson3.Jackson3Serializer;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The event store on PostgreSQL: two appends racing for the same aggregate sequence end in one
+ * success and one {@link ConcurrencyException} (for the creating event, Axon's
+ * {@link AggregateStreamCreationException}), never a fatal {@link EventStoreException}; payloads are
+ * JSON written by Axon's own mapper.
+ */
+@PlatformTest
+class EventStoreConcurrencyTest {
+
+    @Autowired
+    EventStorageEngine storage;
+
+    @Autowired
+    TransactionManager transactions;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    @Autowired
+    @Qualifier("eventSerializer")
+    Serializer eventSerializer;
+
+    @Autowired
+    JsonMapper webMapper;
+
+    @Test
+    void racingAppendsEndInOneSuccessAndOneConcurrencyException() throws Exception {
+        String aggregate = UUID.randomUUID().toString();
+        transactions.executeInTransaction(() -> storage.appendEvents(event(aggregate, 0, "created")));
+        assertRaceFor(aggregate, 1, ConcurrencyException.class);
+    }
+
+    /** Creating the same aggregate twice is Axon's creation conflict (idempotent creates answer 409 on it). */
+    @Test
+    void racingCreationsEndInOneSuccessAndOneStreamCreationConflict() throws Exception {
+        assertRaceFor(UUID.randomUUID().toString(), 0, AggregateStreamCreationException.class);
+    }
+
+    @Test
+    void eventsAreStoredAsJsonByAxonsOwnSerializer() {
+        String aggregate = UUID.randomUUID().toString();
+        transactions.executeInTransaction(() -> storage.appendEvents(event(aggregate, 0, "json please")));
+        String payload = jdbc.queryForObject(
+                "SELECT convert_from(payload, 'UTF8') FROM domain_event_entry WHERE aggregate_identifier = ?", String.class, aggregate);
+        assertThat(payload).isEqualTo("{\"note\":\"json please\"}");
+        assertThat(eventSerializer).isInstanceOf(Jackson3Serializer.class);
+        assertThat(((Jackson3Serializer) eventSerializer).getObjectMapper()).isNotSameAs(webMapper);
+    }
+
+    private void assertRaceFor(String aggregate, long sequence, Class<? extends Exception> refusal) throws Exception {
+        CyclicBarrier start = new CyclicBarrier(2);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<Throwable>> outcomes = new ArrayList<>();
+            for (String note : List.of("left", "right")) {
+                Callable<Throwable> append = () -> {
+                    start.await(10, TimeUnit.SECONDS);
+                    try {
+                        transactions.executeInTransaction(() -> storage.appendEvents(event(aggregate, sequence, note)));
+                        return null;
+                    } catch (Throwable failure) {
+                        return failure;
+                    }
+                };
+                outcomes.add(pool.submit(append));
+            }
+            List<Throwable> failures = new ArrayList<>();
+            for (Future<Throwable> outcome : outcomes) {
+                Throwable failure = outcome.get(30, TimeUnit.SECONDS);
+                if (failure != null) {
+                    failures.add(failure);
+                }
+            }
+            assertThat(failures).hasSize(1);
+            assertThat(failures.getFirst()).isInstanceOf(refusal).isNotInstanceOf(EventStoreException.class);
+            assertThat(jdbc.queryForObject("SELECT count(*) FROM domain_event_entry WHERE aggregate_identifier = ?",
+                    Integer.class, aggregate)).isEqualTo((int) sequence + 1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static GenericDomainEventMessage<Noted> event(String aggregate, long sequence, String note) {
+        return new GenericDomainEventMessage<>("Probe", aggregate, sequence, new Noted(note));
+    }
+
+    record Noted(String note) {
+    }
+}

@@ -1,0 +1,118 @@
+package org.agentplatform.infra.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.agentplatform.infra.identity.FirstStart;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Base of the HTTP tests: the real service on a random port, reached over real HTTP, with an external
+ * identity provider configured beside the built-in one. All subclasses share one Spring context.
+ */
+@PlatformTest
+public abstract class ApiTest {
+
+    protected static final JsonMapper JSON = JsonMapper.builder().build();
+
+    @LocalServerPort
+    int port;
+
+    @Value("${agent-platform.data-dir}")
+    Path dataDir;
+
+    @Autowired
+    protected TestClock clock;
+
+    protected WebTestClient http;
+
+    @DynamicPropertySource
+    static void externalIdentityProvider(DynamicPropertyRegistry registry) {
+        registry.add("agent-platform.jwt.jwks-uri", () -> ExternalIdentityProvider.get().jwksUri());
+        registry.add("agent-platform.jwt.issuer", () -> ExternalIdentityProvider.ISSUER);
+        registry.add("agent-platform.jwt.audience", () -> ExternalIdentityProvider.AUDIENCE);
+    }
+
+    @BeforeEach
+    void connect() {
+        http = WebTestClient.bindToServer()
+                .baseUrl("http://localhost:" + port)
+                .responseTimeout(Duration.ofSeconds(30))
+                .build();
+    }
+
+    @AfterEach
+    void resetClock() {
+        clock.reset();
+        ExternalIdentityProvider.get().failing(false);
+    }
+
+    /** The key the service created on first start and wrote to the data directory. */
+    protected String firstKey() {
+        try {
+            return Files.readString(dataDir.resolve(FirstStart.KEY_FILE), StandardCharsets.US_ASCII).strip();
+        } catch (IOException failure) {
+            throw new UncheckedIOException(failure);
+        }
+    }
+
+    protected Path dataDir() {
+        return dataDir;
+    }
+
+    /** Creates an API key of the first owner through the API and answers its plaintext. */
+    protected String createKey(Map<String, Object> body) {
+        JsonNode created = json(http.post().uri("/api/v1/api-keys")
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey())
+                .contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(body)
+                .exchange()
+                .expectStatus().isCreated()
+                .expectBody().returnResult());
+        return created.at("/data/key").asString();
+    }
+
+    protected static JsonNode json(EntityExchangeResult<byte[]> result) {
+        return JSON.readTree(result.getResponseBody());
+    }
+
+    /**
+     * Asserts the error envelope: the status, {@code error.code}, {@code error.param}, the type and
+     * message present, and {@code error.request_id} equal to the {@code X-Request-Id} header.
+     */
+    protected static JsonNode assertError(WebTestClient.ResponseSpec response, int status, String code, String param) {
+        EntityExchangeResult<byte[]> result = response.expectStatus().isEqualTo(status)
+                .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
+                .expectBody().returnResult();
+        JsonNode body = json(result);
+        assertThat(body.get("success").asBoolean(true)).isFalse();
+        JsonNode error = body.get("error");
+        assertThat(error.get("code").asString()).isEqualTo(code);
+        assertThat(error.get("param").asString()).isEqualTo(param);
+        assertThat(error.get("type").asString()).isNotBlank();
+        assertThat(error.get("message").asString()).isNotBlank();
+        assertThat(error.get("metadata").isObject()).isTrue();
+        assertThat(error.get("request_id").asString())
+                .isNotBlank()
+                .isEqualTo(result.getResponseHeaders().getFirst("X-Request-Id"));
+        return error;
+    }
+}
