@@ -89,8 +89,13 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
-    KeyQuotaFilter keyQuotaFilter(RequestMappingHandlerMapping requestMappingHandlerMapping) {
-        return new KeyQuotaFilter(new KeyQuotas(), requestMappingHandlerMapping);
+    KeyQuotas keyQuotas() {
+        return new KeyQuotas();
+    }
+
+    @Bean
+    KeyQuotaFilter keyQuotaFilter(KeyQuotas keyQuotas, RequestMappingHandlerMapping requestMappingHandlerMapping) {
+        return new KeyQuotaFilter(keyQuotas, requestMappingHandlerMapping);
     }
 
     @Bean

@@ -3,9 +3,11 @@ package org.agentplatform.api.identity;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Map;
 import org.agentplatform.api.auth.AuthenticationFailure;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.quota.KeyQuotas;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.kernel.error.ErrorCode;
@@ -21,22 +23,27 @@ import reactor.core.scheduler.Schedulers;
 /**
  * The built-in user gateway: email + password login that returns an RS256 access token, and the
  * issuer's public keys. Password checks run off the event loop; an unknown email costs as much as
- * a wrong password, so timing does not tell which emails exist.
+ * a wrong password, so timing does not tell which emails exist; attempts per email are rate limited
+ * so passwords cannot be guessed at speed.
  */
 @RestController
 final class AuthRoutes {
 
     private static final String DECOY_PASSWORD = "decoy-password-for-unknown-emails";
+    private static final String LOGIN = "POST /api/v1/auth/login";
+    static final int ATTEMPTS_PER_EMAIL_PER_MINUTE = 10;
 
     private final IdentityDirectory directory;
     private final PasswordEncoder passwords;
     private final AccessTokenIssuer issuer;
+    private final KeyQuotas quotas;
     private final Mono<String> decoyHash;
 
-    AuthRoutes(IdentityDirectory directory, PasswordEncoder passwords, AccessTokenIssuer issuer) {
+    AuthRoutes(IdentityDirectory directory, PasswordEncoder passwords, AccessTokenIssuer issuer, KeyQuotas quotas) {
         this.directory = directory;
         this.passwords = passwords;
         this.issuer = issuer;
+        this.quotas = quotas;
         this.decoyHash = Mono.fromCallable(() -> passwords.encode(DECOY_PASSWORD))
                 .subscribeOn(Schedulers.boundedElastic())
                 .cache();
@@ -46,6 +53,10 @@ final class AuthRoutes {
     Mono<ApiResponse<LoginResponse>> login(@RequestBody LoginRequest request) {
         String email = Validate.text("email", request.email(), 3, 320);
         String password = Validate.text("password", request.password(), 1, 1024);
+        KeyQuotas.Decision attempt = quotas.acquire("login:" + email.toLowerCase(Locale.ROOT), LOGIN, ATTEMPTS_PER_EMAIL_PER_MINUTE);
+        if (!attempt.permitted()) {
+            throw ApiException.rateLimited(attempt.retryAfterSeconds());
+        }
         return directory.findUserByEmail(email)
                 .onErrorMap(failure -> new AuthenticationFailure(ErrorCode.AUTH_UNAVAILABLE,
                         "The identity store is unreachable", failure))

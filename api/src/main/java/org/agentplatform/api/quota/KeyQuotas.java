@@ -17,8 +17,12 @@ public final class KeyQuotas {
     private final RateLimiterRegistry registry = RateLimiterRegistry.ofDefaults();
 
     public Decision acquire(Caller caller, String endpoint) {
-        int limit = caller.rateLimitPerMinute();
-        RateLimiter limiter = registry.rateLimiter(caller.credentialId() + " " + endpoint + " " + limit, () -> config(limit));
+        return acquire(caller.credentialId(), endpoint, caller.rateLimitPerMinute());
+    }
+
+    /** One permit of {@code subject}'s quota on {@code endpoint}; the subject is a credential, or a login email. */
+    public Decision acquire(String subject, String endpoint, int limit) {
+        RateLimiter limiter = registry.rateLimiter(subject + " " + endpoint + " " + limit, () -> config(limit));
         boolean permitted = limiter.acquirePermission();
         int remaining = Math.max(0, limiter.getMetrics().getAvailablePermissions());
         long retryAfterSeconds = permitted ? 0 : Math.max(1, TimeUnit.NANOSECONDS.toSeconds(nanosToWait(limiter)) + 1);

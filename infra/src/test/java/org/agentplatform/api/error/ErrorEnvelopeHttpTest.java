@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
+import org.agentplatform.api.auth.ApiKeySecret;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.FaultRoutes;
 import org.junit.jupiter.api.Test;
@@ -13,6 +15,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Flux;
@@ -90,7 +93,7 @@ class ErrorEnvelopeHttpTest extends ApiTest {
     void bodyOverTheSmallLimitIsPayloadTooLarge() {
         String big = "{\"name\": \"" + "x".repeat(64 * 1024) + "\"}";
         assertError(postKey(big), 413, "payload_too_large", "");
-        assertError(authorized(http.method(org.springframework.http.HttpMethod.GET).uri("/api/v1/providers"))
+        assertError(authorized(http.method(HttpMethod.GET).uri("/api/v1/providers"))
                 .contentType(MediaType.APPLICATION_JSON).bodyValue(big).exchange(), 413, "payload_too_large", "");
     }
 
@@ -128,6 +131,21 @@ class ErrorEnvelopeHttpTest extends ApiTest {
         assertThat(error.get("code").asString()).isEqualTo("internal_error");
         assertThat(error.get("request_id").asString()).isEqualTo("fault-probe-1");
         assertThat(output.getAll()).contains("fault-probe-1").contains(FaultRoutes.SECRET_DETAIL);
+    }
+
+    @Test
+    void credentialsNeverReachTheLogs(CapturedOutput output) {
+        String key = firstKey();
+        String unknownKey = ApiKeySecret.generate().plaintext();
+        authorized(http.get().uri("/api/v1/providers")).exchange().expectStatus().isOk();
+        http.get().uri("/api/v1/providers").header(HttpHeaders.AUTHORIZATION, "Bearer " + unknownKey).exchange()
+                .expectStatus().isUnauthorized();
+        http.post().uri("/api/v1/auth/login").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue("{\"email\": \"who@example.test\", \"password\": \"pw-that-must-not-leak\"}").exchange()
+                .expectStatus().isEqualTo(422);
+        String created = createKey(Map.of("name", "log probe"));
+        assertThat(output.getAll()).contains("request_id")
+                .doesNotContain(key).doesNotContain(unknownKey).doesNotContain(created).doesNotContain("pw-that-must-not-leak");
     }
 
     @Test

@@ -65,6 +65,15 @@ class IdentityHttpTest extends ApiTest {
     }
 
     @Test
+    void guessingPasswordsIsRateLimitedPerEmail() {
+        for (int attempt = 0; attempt < AuthRoutes.ATTEMPTS_PER_EMAIL_PER_MINUTE; attempt++) {
+            login(email, "guess " + attempt).expectStatus().isEqualTo(422);
+        }
+        assertError(login(email, PASSWORD), 429, "rate_limited", "");
+        login(otherUser(), PASSWORD).expectStatus().isOk();
+    }
+
+    @Test
     void loginNeedsEmailAndPassword() {
         assertError(http.post().uri("/api/v1/auth/login").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("password", PASSWORD)).exchange(), 400, "missing_param", "email");
@@ -127,6 +136,12 @@ class IdentityHttpTest extends ApiTest {
         assertThat(keys.get(0).get("kty").asString()).isEqualTo("RSA");
         assertThat(keys.get(0).get("alg").asString()).isEqualTo("RS256");
         assertThat(keys.get(0).has("d")).as("private exponent must never be published").isFalse();
+    }
+
+    private String otherUser() {
+        String other = "other-" + UUID.randomUUID() + "@example.test";
+        new UserAdmin(jdbc, IdentityConfiguration.passwords(), Clock.systemUTC()).create(other, PASSWORD, owner);
+        return other;
     }
 
     private String accessToken() {
