@@ -1,0 +1,18 @@
+package org.agentplatform.command;
+
+import org.agentplatform.command.agent.AgentAggregate;
+import org.agentplatform.command.instance.InstanceAggregate;
+import org.agentplatform.command.operation.RuntimeOperationAggregate;
+import org.axonframework.config.Configurer;
+import org.axonframework.config.ConfigurerModule;
+
+/** Registers the command side's event-sourced aggregates with Axon (they stay package-private). */
+public final class CommandSideModule implements ConfigurerModule {
+
+    @Override
+    public void configureModule(Configurer configurer) {
+        InstanceAggregate.register(configurer);
+        RuntimeOperationAggregate.register(configurer);
+        AgentAggregate.register(configurer);
+    }
+}

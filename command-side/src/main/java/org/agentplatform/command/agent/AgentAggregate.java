@@ -1,0 +1,14 @@
+package org.agentplatform.command.agent;
+
+import org.axonframework.config.Configurer;
+
+/** Registers the package-private {@link Agent} aggregate. */
+public final class AgentAggregate {
+
+    private AgentAggregate() {
+    }
+
+    public static void register(Configurer configurer) {
+        configurer.configureAggregate(Agent.class);
+    }
+}

@@ -1,0 +1,14 @@
+package org.agentplatform.command.instance;
+
+import org.axonframework.config.Configurer;
+
+/** Registers the package-private {@link Instance} aggregate. */
+public final class InstanceAggregate {
+
+    private InstanceAggregate() {
+    }
+
+    public static void register(Configurer configurer) {
+        configurer.configureAggregate(Instance.class);
+    }
+}
