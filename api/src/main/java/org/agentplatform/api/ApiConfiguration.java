@@ -1,21 +1,30 @@
 package org.agentplatform.api;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import org.agentplatform.api.auth.BearerTokenConverter;
 import org.agentplatform.api.auth.CallerAuthenticationManager;
 import org.agentplatform.api.auth.CredentialStore;
 import org.agentplatform.api.auth.TrustedIssuer;
+import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiErrorHandler;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.error.ErrorResponseWriter;
 import org.agentplatform.api.identity.IdentitySettings;
+import org.agentplatform.api.operation.OperationQueue;
+import org.agentplatform.api.operation.OperationSettings;
+import org.agentplatform.api.operation.OperationStream;
+import org.agentplatform.api.operation.SecretSealer;
 import org.agentplatform.api.quota.KeyQuotaFilter;
 import org.agentplatform.api.quota.KeyQuotas;
 import org.agentplatform.api.web.BodyLimitFilter;
 import org.agentplatform.api.web.BodyLimits;
 import org.agentplatform.api.web.RequestIdFilter;
 import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.query.feed.ChangeFeed;
+import org.agentplatform.query.operation.OperationReads;
+import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
@@ -96,6 +105,22 @@ public class ApiConfiguration implements WebFluxConfigurer {
     @Bean
     KeyQuotaFilter keyQuotaFilter(KeyQuotas keyQuotas, RequestMappingHandlerMapping requestMappingHandlerMapping) {
         return new KeyQuotaFilter(keyQuotas, requestMappingHandlerMapping);
+    }
+
+    @Bean
+    Commands commands(CommandGateway commandGateway) {
+        return new Commands(commandGateway);
+    }
+
+    @Bean
+    OperationQueue operationQueue(Commands commands, OperationReads operations, SecretSealer vault, Clock clock,
+            OperationSettings settings) {
+        return new OperationQueue(commands, operations, vault, clock, settings);
+    }
+
+    @Bean
+    OperationStream operationStream(OperationReads operations, ChangeFeed feed, JsonMapper jsonMapper) {
+        return new OperationStream(operations, feed, jsonMapper, Duration.ofSeconds(2), Duration.ofSeconds(15));
     }
 
     @Bean

@@ -2,6 +2,7 @@ package org.agentplatform.infra;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -14,6 +15,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param embeddedPostgres how the embedded PostgreSQL runs
  * @param jwt              an external identity provider whose RS256 JWTs are accepted besides the built-in ones
  * @param identity         the built-in identity: token issuer and default quotas
+ * @param operations       runtime operations: deadlines and waits
+ * @param models           the OpenAI-compatible model endpoint, if any (besides the built-in echo model)
+ * @param secrets          the vault key for secrets kept outside the event store
  */
 @ConfigurationProperties("agent-platform")
 public record PlatformProperties(
@@ -21,7 +25,10 @@ public record PlatformProperties(
         @DefaultValue Database database,
         @DefaultValue EmbeddedPostgresSettings embeddedPostgres,
         @DefaultValue ExternalJwt jwt,
-        @DefaultValue Identity identity) {
+        @DefaultValue Identity identity,
+        @DefaultValue Operations operations,
+        @DefaultValue Models models,
+        @DefaultValue Secrets secrets) {
 
     /** {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}. */
     public record Database(String url, String user, String password) {
@@ -74,5 +81,50 @@ public record PlatformProperties(
             @DefaultValue("1h") Duration tokenTtl,
             @DefaultValue("600") int defaultKeyRateLimitPerMinute,
             @DefaultValue("600") int jwtRateLimitPerMinute) {
+    }
+
+    /**
+     * @param answerTimeout    a dispatched operation whose runtime stays silent this long is {@code outcome_unknown}
+     * @param defaultDeadline  a queued operation not started within this expires (callers may pass {@code deadline_ms})
+     * @param maxDeadline      the longest {@code deadline_ms} accepted
+     * @param syncWait         how long the agent endpoints wait for their operation before answering 504
+     * @param dedupeWindow     a repeated agent write within it, while the first still applies, waits for the first
+     * @param sweepInterval    how often queued and projection-pending operations are swept (crash recovery) and cron runs start
+     */
+    public record Operations(
+            @DefaultValue("60s") Duration answerTimeout,
+            @DefaultValue("10m") Duration defaultDeadline,
+            @DefaultValue("24h") Duration maxDeadline,
+            @DefaultValue("25s") Duration syncWait,
+            @DefaultValue("10m") Duration dedupeWindow,
+            @DefaultValue("2s") Duration sweepInterval) {
+    }
+
+    /**
+     * An OpenAI-compatible chat-completions endpoint ({@code AGENT_PLATFORM_MODELS_OPENAI_BASE_URL}, {@code _API_KEY},
+     * {@code _MODELS}): its models join the catalog beside {@code echo}.
+     */
+    public record Models(@DefaultValue OpenAi openai) {
+
+        public record OpenAi(String baseUrl, String apiKey, @DefaultValue List<String> models, @DefaultValue("60s") Duration timeout) {
+
+            public boolean isConfigured() {
+                return baseUrl != null && !baseUrl.isBlank();
+            }
+
+            @Override
+            public String toString() {
+                return "OpenAi[baseUrl=" + baseUrl + ", models=" + models + "]";
+            }
+        }
+    }
+
+    /** {@code AGENT_PLATFORM_SECRETS_KEY}: base64 of 32 bytes; without it a single node keeps one in {@code <data-dir>/secret.key}. */
+    public record Secrets(String key) {
+
+        @Override
+        public String toString() {
+            return "Secrets[key=" + (key == null ? "from data dir" : "***") + "]";
+        }
     }
 }

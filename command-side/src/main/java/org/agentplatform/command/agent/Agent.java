@@ -42,7 +42,6 @@ import org.axonframework.modelling.command.AggregateLifecycle;
  */
 class Agent {
 
-    @AggregateIdentifier
     private AgentId id;
     private OwnerId ownerId;
     private InstanceId instanceId;
@@ -54,6 +53,12 @@ class Agent {
 
     protected Agent() {
         // for event sourcing
+    }
+
+    /** The id as a string: deadline scopes are serialized, and a string survives that where a record would not. */
+    @AggregateIdentifier
+    String aggregateIdentifier() {
+        return id == null ? null : id.toString();
     }
 
     @CommandHandler

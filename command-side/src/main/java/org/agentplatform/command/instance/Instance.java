@@ -36,7 +36,6 @@ import org.axonframework.modelling.command.AggregateLifecycle;
  */
 class Instance {
 
-    @AggregateIdentifier
     private InstanceId id;
     private OwnerId ownerId;
     private String providerId;
@@ -46,6 +45,12 @@ class Instance {
 
     protected Instance() {
         // for event sourcing
+    }
+
+    /** The id as a string: deadline scopes are serialized, and a string survives that where a record would not. */
+    @AggregateIdentifier
+    String aggregateIdentifier() {
+        return id == null ? null : id.toString();
     }
 
     @CommandHandler

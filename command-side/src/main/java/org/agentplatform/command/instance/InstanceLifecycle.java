@@ -3,6 +3,7 @@ package org.agentplatform.command.instance;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
+import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.kernel.instance.InstanceCommand.CompleteInstanceDeployment;
 import org.agentplatform.kernel.instance.InstanceCommand.CompleteInstanceRestart;
 import org.agentplatform.kernel.instance.InstanceCommand.FailInstance;
@@ -84,9 +85,9 @@ public class InstanceLifecycle {
             if (failure != null) {
                 log.atWarn().addKeyValue("instance_id", instance.toString()).addKeyValue("step", step).setCause(failure)
                         .log("provider step failed");
-                commands.send(new FailInstance(instance, step + " failed: " + failure.getMessage()));
+                ProcessCommands.send(commands, new FailInstance(instance, step + " failed: " + failure.getMessage()));
             } else if (onSuccess != null) {
-                commands.send(onSuccess);
+                ProcessCommands.send(commands, onSuccess);
             }
         }));
     }

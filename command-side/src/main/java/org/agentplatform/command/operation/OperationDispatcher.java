@@ -3,9 +3,8 @@ package org.agentplatform.command.operation;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.operation.RuntimeOutcome.Aborted;
 import org.agentplatform.command.operation.RuntimeOutcome.Committed;
 import org.agentplatform.command.operation.RuntimeOutcome.PartiallyApplied;
@@ -28,7 +27,6 @@ import org.agentplatform.kernel.operation.OperationEvent.OperationQueued;
 import org.agentplatform.kernel.operation.OperationEvent.OperationStarted;
 import org.agentplatform.kernel.operation.OperationId;
 import org.agentplatform.kernel.operation.OperationStatus;
-import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -101,14 +99,11 @@ public class OperationDispatcher {
                 }));
     }
 
+    /** A runtime that drops the call answers {@code Aborted} to the pending invoke, which confirms the cancel. */
     @EventHandler
     void on(OperationCancelRequested event) {
         if (event.status() == OperationStatus.RUNNING) {
-            executor.execute(() -> {
-                if (runtime.cancel(event.instanceId(), event.operationId())) {
-                    send(new ConfirmOperationCancelled(event.operationId()));
-                }
-            });
+            executor.execute(() -> runtime.cancel(event.instanceId(), event.operationId()));
         }
     }
 
@@ -122,8 +117,12 @@ public class OperationDispatcher {
         Readiness readiness;
         try {
             readiness = commands.sendAndWait(new CheckInstanceReadiness(instance, null));
-        } catch (CommandRefused | AggregateNotFoundException gone) {
-            send(new FailOperation(operation, new OperationError("INSTANCE_UNAVAILABLE", gone.getMessage(), EffectState.FAILED,
+        } catch (RuntimeException failure) {
+            Throwable cause = ProcessCommands.unwrap(failure);
+            if (!(cause instanceof CommandRefused) && !(cause instanceof AggregateNotFoundException)) {
+                throw failure;
+            }
+            send(new FailOperation(operation, new OperationError("INSTANCE_UNAVAILABLE", cause.getMessage(), EffectState.FAILED,
                     OperationError.RETRY_NONE, null, OperationError.Context.EMPTY), null));
             return;
         }
@@ -144,22 +143,7 @@ public class OperationDispatcher {
         }
     }
 
-    /** Sends without waiting; a refusal means another step (a deadline, a cancel, a sweep) got there first. */
     private void send(Object command) {
-        CompletableFuture<Object> sent = commands.send(command);
-        sent.whenComplete((result, failure) -> {
-            if (failure != null && !(unwrap(failure) instanceof CommandRefused)) {
-                log.atWarn().addKeyValue("command", command.getClass().getSimpleName()).setCause(failure).log("command failed");
-            }
-        });
-    }
-
-    private static Throwable unwrap(Throwable failure) {
-        Throwable current = failure;
-        while (current.getCause() != null
-                && (current instanceof CompletionException || current instanceof CommandExecutionException)) {
-            current = current.getCause();
-        }
-        return current;
+        ProcessCommands.send(commands, command);
     }
 }

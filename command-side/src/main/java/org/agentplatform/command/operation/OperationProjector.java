@@ -2,6 +2,7 @@ package org.agentplatform.command.operation;
 
 import java.util.Map;
 import java.util.concurrent.Executor;
+import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.kernel.agent.AgentCommand.ApplyAgentTemplate;
 import org.agentplatform.kernel.agent.AgentCommand.CreateAgent;
 import org.agentplatform.kernel.agent.AgentCommand.DeleteAgent;
@@ -65,15 +66,17 @@ public class OperationProjector {
         OperationProjection projection;
         try {
             projection = reflect(pending);
-        } catch (CommandRefused | AggregateNotFoundException unreflectable) {
-            block(pending, unreflectable.getMessage());
-            return;
         } catch (RuntimeException failure) {
+            Throwable cause = ProcessCommands.unwrap(failure);
+            if (cause instanceof CommandRefused || cause instanceof AggregateNotFoundException) {
+                block(pending, cause.getMessage());
+                return;
+            }
             log.atWarn().addKeyValue("operation_id", pending.operationId().toString()).setCause(failure)
                     .log("projection failed; a sweep will retry it");
             return;
         }
-        commands.send(new CompleteOperationProjection(pending.operationId(), projection));
+        ProcessCommands.send(commands, new CompleteOperationProjection(pending.operationId(), projection));
     }
 
     private OperationProjection reflect(PendingProjection pending) {
@@ -104,13 +107,16 @@ public class OperationProjector {
     private void create(CreateAgent command) {
         try {
             commands.sendAndWait(command);
-        } catch (AggregateStreamCreationException alreadyCreated) {
+        } catch (RuntimeException failure) {
+            if (!(ProcessCommands.unwrap(failure) instanceof AggregateStreamCreationException)) {
+                throw failure;
+            }
             // a repeated projection of the same operation: the agent exists, which is what it wanted
         }
     }
 
     private void block(PendingProjection pending, String reason) {
-        commands.send(new BlockOperationProjection(pending.operationId(), new OperationError("PROJECTION_BLOCKED",
+        ProcessCommands.send(commands, new BlockOperationProjection(pending.operationId(), new OperationError("PROJECTION_BLOCKED",
                 "The runtime applied the operation but the platform cannot reflect it: " + reason, EffectState.COMMITTED,
                 OperationError.RETRY_MANUAL, null, new OperationError.Context(null, null, null, null,
                         pending.params() == null ? null : String.valueOf(pending.params().get("agentId"))))));

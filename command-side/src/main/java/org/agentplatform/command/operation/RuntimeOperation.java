@@ -50,7 +50,6 @@ class RuntimeOperation {
     static final String START_DEADLINE = "operation-start";
     static final String ANSWER_DEADLINE = "operation-answer";
 
-    @AggregateIdentifier
     private OperationId id;
     private InstanceId instanceId;
     private OwnerId ownerId;
@@ -64,6 +63,12 @@ class RuntimeOperation {
 
     protected RuntimeOperation() {
         // for event sourcing
+    }
+
+    /** The id as a string: deadline scopes are serialized, and a string survives that where a record would not. */
+    @AggregateIdentifier
+    String aggregateIdentifier() {
+        return id == null ? null : id.toString();
     }
 
     @CommandHandler

@@ -1,9 +1,11 @@
 package org.agentplatform.infra.axon;
 
+import org.agentplatform.kernel.AuditMetadata;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
@@ -28,16 +30,12 @@ import org.springframework.transaction.PlatformTransactionManager;
 /**
  * Axon without Axon Server, on PostgreSQL: JDBC event store, token store and saga store (tables from
  * Flyway), unique-key violations resolved as {@code ConcurrencyException}, an explicit Spring
- * transaction manager, pooled streaming processors sequenced per aggregate, and who-did-it metadata
+ * transaction manager, pooled streaming processors sequenced per aggregate that retry rather than skip
+ * a failing handler, and who-did-it metadata
  * copied from every command onto the events it causes.
  */
 @Configuration(proxyBeanMethods = false)
 public class AxonConfiguration {
-
-    /** Metadata keys set on every command by the API and carried onto its events. */
-    public static final String OWNER_ID = "ownerId";
-    public static final String CREDENTIAL_ID = "credentialId";
-    public static final String REQUEST_ID = "requestId";
 
     /** PostgreSQL's unique_violation; the default resolver does not recognise it. */
     private static final String UNIQUE_VIOLATION = "23505";
@@ -136,11 +134,13 @@ public class AxonConfiguration {
                         .batchSize(64)
                         .initialSegmentCount(2)
                         .maxClaimedSegments(2))
-                .registerDefaultSequencingPolicy(config -> SequentialPerAggregatePolicy.instance()));
+                .registerDefaultSequencingPolicy(config -> SequentialPerAggregatePolicy.instance())
+                // a handler that fails rolls its batch (rows and token) back and is retried: nothing is skipped
+                .registerDefaultListenerInvocationErrorHandler(config -> PropagatingErrorHandler.instance()));
     }
 
     @Bean
     CorrelationDataProvider whoDidIt() {
-        return new SimpleCorrelationDataProvider(OWNER_ID, CREDENTIAL_ID, REQUEST_ID);
+        return new SimpleCorrelationDataProvider(AuditMetadata.OWNER_ID, AuditMetadata.CREDENTIAL_ID, AuditMetadata.REQUEST_ID);
     }
 }

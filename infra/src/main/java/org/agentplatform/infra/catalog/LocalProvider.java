@@ -13,12 +13,11 @@ public final class LocalProvider {
 
     public static final String ID = "local";
     public static final String REGION = "local";
-    public static final String ECHO_MODEL = "echo";
 
     private LocalProvider() {
     }
 
-    public static Provider descriptor() {
+    public static Provider descriptor(List<ModelOffer> models) {
         return new Provider(
                 new ProviderMeta(ID, "Local sandbox",
                         "Sandbox instances run inside this service; their agents answer through the echo model or a configured"
@@ -26,6 +25,6 @@ public final class LocalProvider {
                         "1.0.0"),
                 new ProviderCapabilities(true, false, true, true, false, true, 7 * 24 * 60 * 60, "free"),
                 List.of(new Region(REGION, "This host", List.of(InstanceKind.values()))),
-                List.of(new ModelOffer(ECHO_MODEL, "Echo (deterministic)", "echo", true)));
+                models);
     }
 }

@@ -65,7 +65,17 @@ public class DatabaseConfiguration {
 
     @Bean(destroyMethod = "dispose")
     ConnectionPool connectionFactory(DatabaseServer server) {
-        DatabaseEndpoint endpoint = server.endpoint();
+        return new ConnectionPool(ConnectionPoolConfiguration.builder(new PostgresqlConnectionFactory(r2dbc(server.endpoint())))
+                .name("r2dbc")
+                .initialSize(1)
+                .maxSize(10)
+                .maxIdleTime(Duration.ofMinutes(10))
+                .maxAcquireTime(Duration.ofSeconds(10))
+                .build());
+    }
+
+    /** R2DBC settings for the endpoint (the pool, and the change feed's own LISTEN connection). */
+    public static PostgresqlConnectionConfiguration r2dbc(DatabaseEndpoint endpoint) {
         PostgresqlConnectionConfiguration.Builder connection = PostgresqlConnectionConfiguration.builder()
                 .host(endpoint.host())
                 .port(endpoint.port())
@@ -77,13 +87,7 @@ public class DatabaseConfiguration {
         if (sslMode != null) {
             connection.sslMode(SSLMode.fromValue(sslMode));
         }
-        return new ConnectionPool(ConnectionPoolConfiguration.builder(new PostgresqlConnectionFactory(connection.build()))
-                .name("r2dbc")
-                .initialSize(1)
-                .maxSize(10)
-                .maxIdleTime(Duration.ofMinutes(10))
-                .maxAcquireTime(Duration.ofSeconds(10))
-                .build());
+        return connection.build();
     }
 
     @Bean

@@ -1,0 +1,40 @@
+package org.agentplatform.api.agent;
+
+import java.util.UUID;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.web.PathIds;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.query.agent.AgentReads;
+import org.agentplatform.query.agent.AgentRecord;
+import reactor.core.publisher.Mono;
+
+/**
+ * Who may read an agent: unknown (or not even a possible id) is 404 {@code agent_not_found}; another
+ * owner's private agent is 403 {@code forbidden}; a public one can be read by anyone.
+ */
+final class AgentAccess {
+
+    private AgentAccess() {
+    }
+
+    static AgentId parse(String agentId) {
+        if (agentId.isEmpty() || agentId.length() > PathIds.MAX_LENGTH) {
+            throw ApiException.invalidParam("agentId", "'agentId' must be 1 to " + PathIds.MAX_LENGTH + " characters");
+        }
+        try {
+            return new AgentId(UUID.fromString(agentId));
+        } catch (IllegalArgumentException notAnAgentId) {
+            throw new ApiException(ErrorCode.AGENT_NOT_FOUND, "No agent " + agentId);
+        }
+    }
+
+    static Mono<AgentRecord> readable(AgentReads agents, AgentId agent, OwnerId caller) {
+        return agents.find(agent)
+                .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.AGENT_NOT_FOUND, "No agent " + agent)))
+                .flatMap(found -> found.isVisibleTo(caller)
+                        ? Mono.just(found)
+                        : Mono.error(new ApiException(ErrorCode.FORBIDDEN, "Agent " + agent + " belongs to another owner")));
+    }
+}

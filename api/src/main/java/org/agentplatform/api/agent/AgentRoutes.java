@@ -1,0 +1,69 @@
+package org.agentplatform.api.agent;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Duration;
+import java.util.List;
+import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.command.Commands;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.kernel.agent.AgentCommand.ChangeAgentSettings;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.agent.Visibility;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.query.agent.AgentReads;
+import org.springframework.http.MediaType;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PatchMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * Platform agents: the caller's and every public one ({@code GET /agents}), one agent, and the owner's
+ * PATCH of {@code visibility} and {@code mcp_enabled} (any other field is 400 {@code invalid_body}).
+ */
+@RestController
+final class AgentRoutes {
+
+    private static final Duration READ_MODEL_WAIT = Duration.ofSeconds(5);
+
+    private final Commands commands;
+    private final AgentReads agents;
+
+    AgentRoutes(Commands commands, AgentReads agents) {
+        this.commands = commands;
+        this.agents = agents;
+    }
+
+    @GetMapping("/api/v1/agents")
+    Mono<ApiResponse<List<AgentView>>> list(@AuthenticationPrincipal Caller caller) {
+        return agents.visibleTo(caller.ownerId()).map(agent -> AgentView.of(agent, caller.ownerId())).collectList().map(ApiResponse::of);
+    }
+
+    @GetMapping("/api/v1/agents/{agentId}")
+    Mono<ApiResponse<AgentView>> get(@AuthenticationPrincipal Caller caller, @PathVariable String agentId) {
+        return AgentAccess.readable(agents, AgentAccess.parse(agentId), caller.ownerId())
+                .map(agent -> ApiResponse.of(AgentView.of(agent, caller.ownerId())));
+    }
+
+    @PatchMapping(path = "/api/v1/agents/{agentId}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    Mono<ApiResponse<AgentView>> patch(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+            @RequestBody PatchRequest request, ServerWebExchange exchange) {
+        AgentId agent = AgentAccess.parse(agentId);
+        Visibility visibility = request.visibility() == null ? null : Visibility.fromWireName(request.visibility())
+                .orElseThrow(() -> ApiException.invalidParam("visibility", "'visibility' must be private or public"));
+        return commands.<Long>send(new ChangeAgentSettings(agent, caller.ownerId(), visibility, request.mcpEnabled()), caller, exchange,
+                        ErrorCode.AGENT_NOT_FOUND)
+                .flatMap(version -> agents.awaitVersion(agent, version, READ_MODEL_WAIT))
+                .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.SERVICE_TIMEOUT,
+                        "The change was accepted but is not visible yet; read the agent again shortly")))
+                .map(updated -> ApiResponse.of(AgentView.of(updated, caller.ownerId())));
+    }
+
+    record PatchRequest(String visibility, @JsonProperty("mcp_enabled") Boolean mcpEnabled) {
+    }
+}

@@ -1,0 +1,67 @@
+package org.agentplatform.api.command;
+
+import java.time.Duration;
+import java.util.Map;
+import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.web.RequestIds;
+import org.agentplatform.kernel.AuditMetadata;
+import org.agentplatform.kernel.error.CommandRefused;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.axonframework.commandhandling.CommandExecutionException;
+import org.axonframework.commandhandling.GenericCommandMessage;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.modelling.command.AggregateNotFoundException;
+import org.axonframework.modelling.command.AggregateStreamCreationException;
+import org.axonframework.modelling.command.ConcurrencyException;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
+
+/**
+ * The API's only way to the write side: sends a command with who-did-it metadata, off the event loop,
+ * retries optimistic-concurrency losses a few times, and turns refusals into the contract's errors.
+ */
+public final class Commands {
+
+    private final CommandGateway gateway;
+
+    public Commands(CommandGateway gateway) {
+        this.gateway = gateway;
+    }
+
+    /**
+     * @param notFound the code an unknown aggregate answers ({@code not_found}, or {@code agent_not_found} for agents)
+     */
+    public <R> Mono<R> send(Object command, Caller caller, ServerWebExchange exchange, ErrorCode notFound) {
+        Map<String, String> audit = Map.of(
+                AuditMetadata.OWNER_ID, caller.ownerId().toString(),
+                AuditMetadata.CREDENTIAL_ID, caller.credentialId(),
+                AuditMetadata.REQUEST_ID, RequestIds.of(exchange));
+        return Mono.<R>fromCallable(() -> gateway.sendAndWait(GenericCommandMessage.asCommandMessage(command).andMetaData(audit)))
+                .subscribeOn(Schedulers.boundedElastic())
+                .retryWhen(Retry.backoff(3, Duration.ofMillis(25)).filter(failure -> unwrap(failure) instanceof ConcurrencyException)
+                        .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
+                .onErrorMap(failure -> translate(unwrap(failure), notFound));
+    }
+
+    private static Throwable translate(Throwable failure, ErrorCode notFound) {
+        return switch (failure) {
+            case CommandRefused refused -> new ApiException(refused.code(), refused.getMessage());
+            case AggregateStreamCreationException duplicate -> new ApiException(ErrorCode.CONFLICT,
+                    "It already exists (a request with this idempotency key was already made)");
+            case AggregateNotFoundException missing -> new ApiException(notFound, "No such resource");
+            case ConcurrencyException contended -> new ApiException(ErrorCode.CONFLICT, "Changed concurrently; try again");
+            default -> failure;
+        };
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable current = failure;
+        while (current instanceof CommandExecutionException && current.getCause() != null) {
+            current = current.getCause();
+        }
+        return current;
+    }
+}

@@ -1,0 +1,136 @@
+package org.agentplatform.api.instance;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.command.Commands;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.validation.Validate;
+import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.PathIds;
+import org.agentplatform.kernel.catalog.Provider;
+import org.agentplatform.kernel.catalog.ProviderCatalog;
+import org.agentplatform.kernel.catalog.Region;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.instance.InstanceCommand.DeployInstance;
+import org.agentplatform.kernel.instance.InstanceCommand.DestroyInstance;
+import org.agentplatform.kernel.instance.InstanceCommand.RestartInstance;
+import org.agentplatform.kernel.instance.InstanceCommand.StartInstance;
+import org.agentplatform.kernel.instance.InstanceCommand.StopInstance;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.instance.InstanceKind;
+import org.agentplatform.query.instance.InstanceReads;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Mono;
+
+/**
+ * Instances: deploy (from the catalog), list, get, start, stop, restart, destroy. Another owner's
+ * instance is 404; a transition the lifecycle does not allow is 409 {@code conflict}. Each change
+ * answers the instance as the read model has it after the change.
+ */
+@RestController
+final class InstanceRoutes {
+
+    static final Duration READ_MODEL_WAIT = Duration.ofSeconds(5);
+
+    private final Commands commands;
+    private final InstanceReads instances;
+    private final ProviderCatalog catalog;
+
+    InstanceRoutes(Commands commands, InstanceReads instances, ProviderCatalog catalog) {
+        this.commands = commands;
+        this.instances = instances;
+        this.catalog = catalog;
+    }
+
+    @PostMapping(path = "/api/v1/instances", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseStatus(HttpStatus.CREATED)
+    Mono<ApiResponse<InstanceView>> deploy(@AuthenticationPrincipal Caller caller, @RequestBody DeployRequest request,
+            @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, ServerWebExchange exchange) {
+        Provider provider = catalog.provider(Validate.text("provider", request.provider(), 1, 128))
+                .orElseThrow(() -> ApiException.invalidParam("provider", "No provider " + request.provider() + " in the catalog"));
+        Region region = provider.region(Validate.text("region", request.region(), 1, 128))
+                .orElseThrow(() -> ApiException.invalidParam("region", "Provider " + provider.id() + " has no region " + request.region()));
+        InstanceKind kind = InstanceKind.fromWireName(Validate.text("kind", request.kind(), 1, 32))
+                .orElseThrow(() -> ApiException.invalidParam("kind", "'kind' must be linux, windows, mac or android"));
+        if (!region.offers(kind)) {
+            throw ApiException.invalidParam("kind", "Region " + region.id() + " offers no " + kind.wireName() + " instances");
+        }
+        InstanceId id = idempotencyKey == null
+                ? InstanceId.random()
+                : InstanceId.derivedFrom("instance:" + caller.ownerId() + ":" + Validate.text("Idempotency-Key", idempotencyKey, 1, 128));
+        String name = request.name() == null ? "instance-" + id.toString().substring(0, 8) : Validate.text("name", request.name(), 1, 128);
+        return commands.send(new DeployInstance(id, caller.ownerId(), name, provider.id(), region.id(), kind), caller, exchange,
+                        ErrorCode.NOT_FOUND)
+                .then(current(caller.ownerId(), id, 0));
+    }
+
+    @GetMapping("/api/v1/instances")
+    Mono<ApiResponse<List<InstanceView>>> list(@AuthenticationPrincipal Caller caller) {
+        return instances.list(caller.ownerId()).map(InstanceView::of).collectList().map(ApiResponse::of);
+    }
+
+    @GetMapping("/api/v1/instances/{instanceId}")
+    Mono<ApiResponse<InstanceView>> get(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId) {
+        InstanceId id = PathIds.parse("instanceId", instanceId, InstanceId::new);
+        return instances.find(caller.ownerId(), id)
+                .switchIfEmpty(Mono.error(() -> ApiException.notFound("No instance " + instanceId)))
+                .map(InstanceView::of)
+                .map(ApiResponse::of);
+    }
+
+    @PostMapping("/api/v1/instances/{instanceId}/start")
+    Mono<ApiResponse<InstanceView>> start(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+            ServerWebExchange exchange) {
+        return change(caller, instanceId, exchange, id -> new StartInstance(id, caller.ownerId()));
+    }
+
+    @PostMapping("/api/v1/instances/{instanceId}/stop")
+    Mono<ApiResponse<InstanceView>> stop(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+            ServerWebExchange exchange) {
+        return change(caller, instanceId, exchange, id -> new StopInstance(id, caller.ownerId()));
+    }
+
+    @PostMapping("/api/v1/instances/{instanceId}/restart")
+    Mono<ApiResponse<InstanceView>> restart(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+            ServerWebExchange exchange) {
+        return change(caller, instanceId, exchange, id -> new RestartInstance(id, caller.ownerId()));
+    }
+
+    @DeleteMapping("/api/v1/instances/{instanceId}")
+    Mono<ApiResponse<InstanceView>> destroy(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+            ServerWebExchange exchange) {
+        return change(caller, instanceId, exchange, id -> new DestroyInstance(id, caller.ownerId()));
+    }
+
+    private Mono<ApiResponse<InstanceView>> change(Caller caller, String instanceId, ServerWebExchange exchange,
+            Function<InstanceId, Object> command) {
+        InstanceId id = PathIds.parse("instanceId", instanceId, InstanceId::new);
+        return commands.<Long>send(command.apply(id), caller, exchange, ErrorCode.NOT_FOUND)
+                .flatMap(version -> current(caller.ownerId(), id, version));
+    }
+
+    private Mono<ApiResponse<InstanceView>> current(OwnerId owner, InstanceId id, long version) {
+        return instances.awaitVersion(owner, id, version, READ_MODEL_WAIT)
+                .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.SERVICE_TIMEOUT,
+                        "The change was accepted but is not visible yet; read the instance again shortly")))
+                .map(InstanceView::of)
+                .map(ApiResponse::of);
+    }
+
+    record DeployRequest(String name, String provider, String region, String kind) {
+    }
+}

@@ -1,0 +1,122 @@
+package org.agentplatform.api.operation;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.command.Commands;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.web.PathIds;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.operation.OperationCommand.CancelAnswer;
+import org.agentplatform.kernel.operation.OperationCommand.RequestOperationCancel;
+import org.agentplatform.kernel.operation.OperationId;
+import org.agentplatform.query.operation.OperationReads;
+import org.agentplatform.query.operation.OperationRecord;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A runtime operation: its snapshot, its cancel (idempotent by {@code Idempotency-Key}; possible until
+ * the runtime commits), and its durable event stream, resumable with {@code Last-Event-ID}.
+ */
+@RestController
+final class OperationRoutes {
+
+    static final String RESUME_HEADER = "Last-Event-ID";
+    private static final Pattern DECIMAL = Pattern.compile("0|[1-9][0-9]*");
+
+    private final Commands commands;
+    private final OperationReads operations;
+    private final OperationStream stream;
+
+    OperationRoutes(Commands commands, OperationReads operations, OperationStream stream) {
+        this.commands = commands;
+        this.operations = operations;
+        this.stream = stream;
+    }
+
+    @GetMapping("/api/v1/instances/{instanceId}/operations/{operationId}")
+    Mono<OperationSnapshot> get(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+            @PathVariable String operationId) {
+        return find(caller, instanceId, operationId).map(OperationSnapshot::of);
+    }
+
+    @PostMapping("/api/v1/instances/{instanceId}/operations/{operationId}/cancel")
+    Mono<ResponseEntity<Map<String, Object>>> cancel(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+            @PathVariable String operationId, @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
+            ServerWebExchange exchange) {
+        if (idempotencyKey == null) {
+            throw ApiException.missingParam("Idempotency-Key");
+        }
+        if (idempotencyKey.isEmpty() || idempotencyKey.length() > 128) {
+            throw ApiException.invalidParam("Idempotency-Key", "'Idempotency-Key' must be 1 to 128 characters");
+        }
+        return find(caller, instanceId, operationId)
+                .flatMap(operation -> commands.<CancelAnswer>send(new RequestOperationCancel(operation.id(), caller.ownerId(),
+                                caller.credentialId(), idempotencyKey, null), caller, exchange, ErrorCode.NOT_FOUND)
+                        .map(answer -> answer.accepted()
+                                ? ResponseEntity.ok(Map.<String, Object>of("status", "cancel_requested", "operationId", operationId))
+                                : flat(HttpStatus.CONFLICT, "OPERATION_NOT_CANCELLABLE", operationId, Map.of())));
+    }
+
+    @GetMapping("/api/v1/instances/{instanceId}/operations/{operationId}/events")
+    Mono<ResponseEntity<?>> events(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+            @PathVariable String operationId, @RequestHeader(name = RESUME_HEADER, required = false) String lastEventId) {
+        long cursor = cursor(lastEventId);
+        return find(caller, instanceId, operationId).map(operation -> {
+            if (cursor > operation.sequence()) {
+                return flat(HttpStatus.CONFLICT, "OPERATION_CURSOR_AHEAD", operationId,
+                        Map.of("cursor", Long.toString(cursor), "lastSequence", Long.toString(operation.sequence())));
+            }
+            boolean finished = operation.status().isTerminal() && cursor == operation.sequence();
+            return ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM)
+                    .body(finished ? Flux.empty() : stream.after(operation.id(), cursor));
+        });
+    }
+
+    /** -1 (from the start) without the header; the header's sequence otherwise. */
+    private static long cursor(String lastEventId) {
+        if (lastEventId == null) {
+            return -1;
+        }
+        if (lastEventId.length() > 128 || !DECIMAL.matcher(lastEventId).matches()) {
+            throw ApiException.invalidParam(RESUME_HEADER, "'" + RESUME_HEADER + "' must be an event id of this stream");
+        }
+        try {
+            return Long.parseLong(lastEventId);
+        } catch (NumberFormatException tooLarge) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private Mono<OperationRecord> find(Caller caller, String instanceId, String operationId) {
+        InstanceId instance = PathIds.parse("instanceId", instanceId, InstanceId::new);
+        OperationId operation = PathIds.parse("operationId", operationId, OperationId::new);
+        return operations.find(operation)
+                .filter(found -> found.instanceId().equals(instance) && found.ownerId().equals(caller.ownerId()))
+                .switchIfEmpty(Mono.error(() -> ApiException.notFound("No operation " + operationId + " on instance " + instanceId)));
+    }
+
+    /** The contract's flat 409 bodies: {@code {code, operationId, ..., httpStatus}}. */
+    private static ResponseEntity<Map<String, Object>> flat(HttpStatus status, String code, String operationId,
+            Map<String, Object> extra) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("code", code);
+        body.put("operationId", operationId);
+        body.putAll(extra);
+        body.put("httpStatus", status.value());
+        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_JSON).body(body);
+    }
+}

@@ -1,0 +1,74 @@
+package org.agentplatform.api.operation;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agentplatform.kernel.operation.OperationId;
+import org.agentplatform.query.feed.ChangeFeed;
+import org.agentplatform.query.operation.OperationEventRecord;
+import org.agentplatform.query.operation.OperationReads;
+import org.agentplatform.query.operation.OperationViewProjection;
+import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.publisher.Flux;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * An operation's durable event stream as server-sent events: every event after the cursor, in order,
+ * {@code id:} = its sequence, until the terminal one. Notifications wake the stream, the rows are
+ * read (a timer re-reads too, so a lost notification costs only latency); comments keep it alive.
+ */
+public final class OperationStream {
+
+    private static final Object WAKE = new Object();
+    private static final Object END = new Object();
+
+    private final OperationReads operations;
+    private final ChangeFeed feed;
+    private final JsonMapper json;
+    private final Duration recheck;
+    private final Duration heartbeat;
+
+    public OperationStream(OperationReads operations, ChangeFeed feed, JsonMapper json, Duration recheck, Duration heartbeat) {
+        this.operations = operations;
+        this.feed = feed;
+        this.json = json;
+        this.recheck = recheck;
+        this.heartbeat = heartbeat;
+    }
+
+    public Flux<ServerSentEvent<String>> after(OperationId operation, long cursor) {
+        AtomicLong last = new AtomicLong(cursor);
+        Flux<Object> wakes = Flux.merge(feed.on(OperationViewProjection.CHANNEL, operation + ":"), Flux.interval(recheck))
+                .map(any -> WAKE)
+                .onBackpressureLatest()
+                .startWith(WAKE);
+        Flux<Object> events = wakes
+                .concatMap(wake -> operations.eventsAfter(operation, last.get()).doOnNext(event -> last.set(event.sequence())), 1)
+                .takeUntil(event -> event.status().isTerminal())
+                .<Object>map(this::event)
+                .concatWithValues(END);
+        Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
+        return Flux.merge(events, keepAlive)
+                .takeUntil(item -> item == END)
+                .filter(item -> item != END)
+                .cast(ServerSentEvent.class)
+                .map(event -> (ServerSentEvent<String>) event);
+    }
+
+    private ServerSentEvent<String> event(OperationEventRecord event) {
+        String sequence = Long.toString(event.sequence());
+        Map<String, Object> envelope = new LinkedHashMap<>();
+        envelope.put("operationId", event.operationId().toString());
+        envelope.put("instanceId", event.instanceId().toString());
+        envelope.put("sequence", sequence);
+        envelope.put("cursor", sequence);
+        envelope.put("type", event.type());
+        envelope.put("occurredAt", event.occurredAt().toString());
+        envelope.put("status", event.status().wireName());
+        envelope.put("effectState", event.status().effectState().wireName());
+        envelope.put("terminal", event.status().isTerminal());
+        envelope.put("data", event.data());
+        return ServerSentEvent.builder(json.writeValueAsString(envelope)).id(sequence).event(event.type()).build();
+    }
+}

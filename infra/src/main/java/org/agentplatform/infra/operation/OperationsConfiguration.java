@@ -1,0 +1,148 @@
+package org.agentplatform.infra.operation;
+
+import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.agentplatform.api.instance.RuntimeFaults;
+import org.agentplatform.api.operation.OperationSettings;
+import org.agentplatform.command.CommandSideModule;
+import org.agentplatform.command.instance.InstanceLifecycle;
+import org.agentplatform.command.operation.OperationDispatcher;
+import org.agentplatform.command.operation.OperationProjector;
+import org.agentplatform.infra.PlatformProperties;
+import org.agentplatform.infra.database.DatabaseConfiguration;
+import org.agentplatform.infra.database.DatabaseServer;
+import org.agentplatform.infra.local.LocalRuntime;
+import org.agentplatform.infra.local.LocalRuntimeFaults;
+import org.agentplatform.infra.model.ModelBackends;
+import org.agentplatform.infra.model.ModelCatalog;
+import org.agentplatform.infra.secret.SecretVault;
+import org.agentplatform.infra.secret.VaultKey;
+import org.agentplatform.query.agent.AgentProjection;
+import org.agentplatform.query.agent.R2dbcAgentReads;
+import org.agentplatform.query.feed.ChangeFeed;
+import org.agentplatform.query.instance.InstanceProjection;
+import org.agentplatform.query.instance.R2dbcInstanceReads;
+import org.agentplatform.query.operation.OperationViewProjection;
+import org.agentplatform.query.operation.R2dbcOperationReads;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Instances, runtime operations and agents: the command side's aggregates and processes, the read
+ * side's projections, reads and change feed, and the built-in {@code local} provider behind the ports.
+ */
+@Configuration(proxyBeanMethods = false)
+public class OperationsConfiguration {
+
+    @Bean
+    CommandSideModule commandSideModule() {
+        return new CommandSideModule();
+    }
+
+    /** The processes' hand-off from event processor threads: commands are sent outside the processor's transaction. */
+    @Bean(destroyMethod = "shutdown")
+    ExecutorService processExecutor() {
+        return Executors.newFixedThreadPool(8, Thread.ofPlatform().name("process-", 0).daemon().factory());
+    }
+
+    @Bean(destroyMethod = "shutdown")
+    ExecutorService runtimeExecutor() {
+        return Executors.newFixedThreadPool(8, Thread.ofPlatform().name("local-runtime-", 0).daemon().factory());
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService runtimeTimers() {
+        return Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("local-runtime-timer").daemon().factory());
+    }
+
+    @Bean
+    LocalRuntime localRuntime(JdbcTemplate jdbc, PlatformTransactionManager transactions, ModelCatalog catalog, ModelBackends backends,
+            ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, Clock clock) {
+        return new LocalRuntime(jdbc, new TransactionTemplate(transactions), catalog, backends, runtimeTimers, runtimeExecutor, clock);
+    }
+
+    @Bean
+    RuntimeFaults runtimeFaults(LocalRuntime localRuntime) {
+        return new LocalRuntimeFaults(localRuntime);
+    }
+
+    @Bean
+    InstanceLifecycle instanceLifecycle(LocalRuntime localRuntime, CommandGateway commands, ExecutorService processExecutor) {
+        return new InstanceLifecycle(localRuntime, commands, processExecutor);
+    }
+
+    @Bean
+    OperationDispatcher operationDispatcher(CommandGateway commands, LocalRuntime localRuntime, JdbcTemplate jdbc,
+            ExecutorService processExecutor, Clock clock, PlatformProperties properties) {
+        return new OperationDispatcher(commands, localRuntime, new JdbcQueuedOperations(jdbc), processExecutor, clock,
+                properties.operations().answerTimeout());
+    }
+
+    @Bean
+    OperationProjector operationProjector(CommandGateway commands, ExecutorService processExecutor) {
+        return new OperationProjector(commands, processExecutor);
+    }
+
+    @Bean
+    OperationSweeper operationSweeper(JdbcTemplate jdbc, OperationDispatcher dispatcher, OperationProjector projector,
+            LocalRuntime localRuntime, Clock clock, PlatformProperties properties) {
+        return new OperationSweeper(jdbc, dispatcher, projector, localRuntime, clock, properties.operations().sweepInterval());
+    }
+
+    @Bean
+    InstanceProjection instanceProjection(JdbcTemplate jdbc) {
+        return new InstanceProjection(jdbc);
+    }
+
+    @Bean
+    AgentProjection agentProjection(JdbcTemplate jdbc) {
+        return new AgentProjection(jdbc);
+    }
+
+    @Bean
+    OperationViewProjection operationViewProjection(JdbcTemplate jdbc) {
+        return new OperationViewProjection(jdbc);
+    }
+
+    @Bean
+    R2dbcInstanceReads instanceReads(DatabaseClient database) {
+        return new R2dbcInstanceReads(database);
+    }
+
+    @Bean
+    R2dbcAgentReads agentReads(DatabaseClient database) {
+        return new R2dbcAgentReads(database);
+    }
+
+    @Bean
+    R2dbcOperationReads operationReads(DatabaseClient database) {
+        return new R2dbcOperationReads(database);
+    }
+
+    @Bean(destroyMethod = "close")
+    ChangeFeed changeFeed(DatabaseServer server) {
+        return new ChangeFeed(new PostgresqlConnectionFactory(DatabaseConfiguration.r2dbc(server.endpoint())),
+                List.of(OperationViewProjection.CHANNEL));
+    }
+
+    @Bean
+    SecretVault secretVault(DatabaseClient database, PlatformProperties properties, Clock clock) {
+        return new SecretVault(database, VaultKey.resolve(properties.secrets().key(), properties.dataDir()), clock);
+    }
+
+    @Bean
+    OperationSettings operationSettings(PlatformProperties properties) {
+        PlatformProperties.Operations operations = properties.operations();
+        return new OperationSettings(operations.defaultDeadline(), operations.maxDeadline(), operations.syncWait(),
+                operations.dedupeWindow());
+    }
+}

@@ -1,0 +1,90 @@
+package org.agentplatform.query.agent;
+
+import io.r2dbc.spi.Readable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.agent.Visibility;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.query.ReadModelWaits;
+import org.springframework.r2dbc.core.DatabaseClient;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+public final class R2dbcAgentReads implements AgentReads {
+
+    private static final String COLUMNS = "id, owner_id, instance_id, name, model, template_id, visibility, mcp_enabled, version,"
+            + " created_at, updated_at";
+
+    private final DatabaseClient database;
+
+    public R2dbcAgentReads(DatabaseClient database) {
+        this.database = database;
+    }
+
+    @Override
+    public Mono<AgentRecord> find(AgentId agentId) {
+        return database.sql("SELECT " + COLUMNS + " FROM agent_view WHERE id = :id AND NOT deleted")
+                .bind("id", agentId.value())
+                .map(R2dbcAgentReads::agent)
+                .one()
+                .flatMap(agent -> skillsOf(List.of(agent.id().value()))
+                        .map(skills -> withSkills(agent, skills.getOrDefault(agent.id().value(), List.of()))));
+    }
+
+    @Override
+    public Flux<AgentRecord> visibleTo(OwnerId ownerId) {
+        return database.sql("SELECT " + COLUMNS + " FROM agent_view WHERE NOT deleted AND (owner_id = :owner OR visibility = 'public')"
+                        + " ORDER BY created_at DESC, id")
+                .bind("owner", ownerId.value())
+                .map(R2dbcAgentReads::agent)
+                .all()
+                .collectList()
+                .flatMapMany(agents -> skillsOf(agents.stream().map(agent -> agent.id().value()).toList())
+                        .flatMapMany(skills -> Flux.fromIterable(agents)
+                                .map(agent -> withSkills(agent, skills.getOrDefault(agent.id().value(), List.of())))));
+    }
+
+    @Override
+    public Mono<AgentRecord> awaitVersion(AgentId agentId, long version, Duration wait) {
+        return ReadModelWaits.until(() -> find(agentId), agent -> agent.version() >= version, wait);
+    }
+
+    private Mono<Map<UUID, List<AgentRecord.Skill>>> skillsOf(List<UUID> agents) {
+        if (agents.isEmpty()) {
+            return Mono.just(Map.of());
+        }
+        return database.sql("SELECT agent_id, name, version, enabled FROM agent_skill_view WHERE agent_id = ANY(:agents) ORDER BY name")
+                .bind("agents", agents.toArray(UUID[]::new))
+                .map(row -> Map.entry(row.get("agent_id", UUID.class), new AgentRecord.Skill(row.get("name", String.class),
+                        row.get("version", String.class), Boolean.TRUE.equals(row.get("enabled", Boolean.class)))))
+                .all()
+                .collect(Collectors.groupingBy(Map.Entry::getKey, Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
+    }
+
+    private static AgentRecord withSkills(AgentRecord agent, List<AgentRecord.Skill> skills) {
+        return new AgentRecord(agent.id(), agent.ownerId(), agent.instanceId(), agent.name(), agent.model(), agent.templateId(),
+                agent.visibility(), agent.mcpEnabled(), skills, agent.version(), agent.createdAt(), agent.updatedAt());
+    }
+
+    private static AgentRecord agent(Readable row) {
+        return new AgentRecord(
+                new AgentId(row.get("id", UUID.class)),
+                new OwnerId(row.get("owner_id", UUID.class)),
+                new InstanceId(row.get("instance_id", UUID.class)),
+                row.get("name", String.class),
+                row.get("model", String.class),
+                row.get("template_id", String.class),
+                Visibility.fromWireName(row.get("visibility", String.class)).orElseThrow(),
+                Boolean.TRUE.equals(row.get("mcp_enabled", Boolean.class)),
+                List.of(),
+                row.get("version", Long.class),
+                row.get("created_at", Instant.class),
+                row.get("updated_at", Instant.class));
+    }
+}

@@ -1,0 +1,19 @@
+package org.agentplatform.query.instance;
+
+import java.time.Duration;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.instance.InstanceId;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** Reads of the instance read model, always within one owner's instances. */
+public interface InstanceReads {
+
+    Mono<InstanceRecord> find(OwnerId ownerId, InstanceId instanceId);
+
+    /** The owner's instances, newest first, destroyed ones included. */
+    Flux<InstanceRecord> list(OwnerId ownerId);
+
+    /** The instance once the read model has caught up with {@code version}; empty if it does not within {@code wait}. */
+    Mono<InstanceRecord> awaitVersion(OwnerId ownerId, InstanceId instanceId, long version, Duration wait);
+}
