@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.Map;
 import org.agentplatform.api.auth.ApiKeySecret;
 import org.agentplatform.infra.support.ApiTest;
-import org.agentplatform.infra.support.FaultRoutes;
+import org.agentplatform.infra.support.UnexpectedFaultRoute;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -123,14 +123,14 @@ class ErrorEnvelopeHttpTest extends ApiTest {
 
     @Test
     void unexpectedFaultIsInternalErrorWithoutDetailsAndLoggedWithTheRequestId(CapturedOutput output) {
-        var response = authorized(http.get().uri(FaultRoutes.PATH)).header("X-Request-Id", "fault-probe-1").exchange();
+        var response = authorized(http.get().uri(UnexpectedFaultRoute.PATH)).header("X-Request-Id", "fault-probe-1").exchange();
         byte[] body = response.expectStatus().isEqualTo(500).expectBody().returnResult().getResponseBody();
         String text = new String(body, StandardCharsets.UTF_8);
-        assertThat(text).doesNotContain(FaultRoutes.SECRET_DETAIL).doesNotContain("Exception").doesNotContain("at org.");
+        assertThat(text).doesNotContain(UnexpectedFaultRoute.SECRET_DETAIL).doesNotContain("Exception").doesNotContain("at org.");
         JsonNode error = JSON.readTree(body).get("error");
         assertThat(error.get("code").asString()).isEqualTo("internal_error");
         assertThat(error.get("request_id").asString()).isEqualTo("fault-probe-1");
-        assertThat(output.getAll()).contains("fault-probe-1").contains(FaultRoutes.SECRET_DETAIL);
+        assertThat(output.getAll()).contains("fault-probe-1").contains(UnexpectedFaultRoute.SECRET_DETAIL);
     }
 
     @Test

@@ -7,7 +7,7 @@ import org.springframework.context.annotation.Primary;
 
 /** What every platform test context adds to the real application: a movable clock and a faulty route. */
 @TestConfiguration(proxyBeanMethods = false)
-@Import(FaultRoutes.class)
+@Import(UnexpectedFaultRoute.class)
 public class PlatformTestConfiguration {
 
     @Bean
