@@ -1,5 +1,6 @@
 package org.agentplatform.infra.axon;
 
+import java.time.Duration;
 import org.agentplatform.kernel.AuditMetadata;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
@@ -10,7 +11,10 @@ import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.TokenSchema;
+import org.axonframework.eventhandling.EventBusSpanFactory;
+import org.axonframework.eventsourcing.eventstore.EmbeddedEventStore;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
@@ -36,6 +40,9 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 @Configuration(proxyBeanMethods = false)
 public class AxonConfiguration {
+
+    /** How soon a processor sees events another node committed (this node's wake at once). */
+    private static final Duration OTHER_NODES_TICK = Duration.ofMillis(500);
 
     /** PostgreSQL's unique_violation; the default resolver does not recognise it. */
     private static final String UNIQUE_VIOLATION = "23505";
@@ -106,6 +113,21 @@ public class AxonConfiguration {
                 .build();
     }
 
+    /**
+     * The event store without the shared fetching thread: each processor's stream reads the store when
+     * it is woken (see {@link PromptEventSource}), so it sees an event as soon as the event is committed.
+     */
+    @Bean(name = "eventBus")
+    @Qualifier("eventStore")
+    EmbeddedEventStore eventStore(EventStorageEngine storageEngine, org.axonframework.config.Configuration configuration) {
+        return EmbeddedEventStore.builder()
+                .storageEngine(storageEngine)
+                .messageMonitor(configuration.messageMonitor(EventStore.class, "eventStore"))
+                .spanFactory(configuration.getComponent(EventBusSpanFactory.class))
+                .optimizeEventConsumption(false)
+                .build();
+    }
+
     @Bean
     TokenStore tokenStore(ConnectionProvider connectionProvider, Serializer serializer) {
         return JdbcTokenStore.builder()
@@ -130,6 +152,11 @@ public class AxonConfiguration {
     @Bean
     ConfigurerModule pooledProcessorsSequencedPerAggregate() {
         return configurer -> configurer.eventProcessing(processing -> processing
+                .configureDefaultStreamableMessageSource(config -> {
+                    PromptEventSource source = new PromptEventSource(config.eventStore(), OTHER_NODES_TICK);
+                    config.onShutdown(source::close);
+                    return source;
+                })
                 .usingPooledStreamingEventProcessors((config, builder) -> builder
                         .batchSize(64)
                         .initialSegmentCount(2)

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.UUID;
 import org.agentplatform.infra.identity.FirstStart;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,6 +18,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
@@ -42,6 +44,9 @@ public abstract class ApiTest {
     @Autowired
     protected TestClock clock;
 
+    @Autowired
+    private JdbcTemplate jdbcTemplate;
+
     protected WebTestClient http;
 
     @DynamicPropertySource
@@ -49,6 +54,10 @@ public abstract class ApiTest {
         registry.add("agent-platform.jwt.jwks-uri", () -> ExternalIdentityProvider.get().jwksUri());
         registry.add("agent-platform.jwt.issuer", () -> ExternalIdentityProvider.ISSUER);
         registry.add("agent-platform.jwt.audience", () -> ExternalIdentityProvider.AUDIENCE);
+        // short waits so the failure paths (silent runtime, slow write) are reached quickly
+        registry.add("agent-platform.operations.answer-timeout", () -> "3s");
+        registry.add("agent-platform.operations.sync-wait", () -> "3s");
+        registry.add("agent-platform.operations.sweep-interval", () -> "1s");
     }
 
     @BeforeEach
@@ -65,6 +74,17 @@ public abstract class ApiTest {
         ExternalIdentityProvider.get().failing(false);
     }
 
+    /** The first owner's view of the platform. */
+    protected PlatformClient platform() {
+        return new PlatformClient(http, firstKey());
+    }
+
+    /** Another owner (an external identity provider's subject, a fresh owner each call). */
+    protected PlatformClient stranger() {
+        ExternalIdentityProvider idp = ExternalIdentityProvider.get();
+        return new PlatformClient(http, idp.token(idp.claims("stranger-" + UUID.randomUUID()).build()));
+    }
+
     /** The key the service created on first start and wrote to the data directory. */
     protected String firstKey() {
         try {
@@ -72,6 +92,11 @@ public abstract class ApiTest {
         } catch (IOException failure) {
             throw new UncheckedIOException(failure);
         }
+    }
+
+    /** Direct SQL, for asserting what is (and is not) stored. */
+    protected JdbcTemplate jdbc() {
+        return jdbcTemplate;
     }
 
     protected Path dataDir() {

@@ -1,0 +1,150 @@
+package org.agentplatform.infra.support;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** One caller's view of the platform over real HTTP: deploy, call runtime methods, follow operations. */
+public final class PlatformClient {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    private final WebTestClient http;
+    private final String token;
+
+    public PlatformClient(WebTestClient http, String token) {
+        this.http = http;
+        this.token = token;
+    }
+
+    public String token() {
+        return token;
+    }
+
+    public WebTestClient.RequestHeadersSpec<?> get(String uri, Object... variables) {
+        return http.get().uri(uri, variables).header(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+    }
+
+    public WebTestClient.RequestBodySpec post(String uri, Object... variables) {
+        return http.post().uri(uri, variables).header(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+    }
+
+    public WebTestClient.RequestBodySpec patch(String uri, Object... variables) {
+        return http.patch().uri(uri, variables).header(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+    }
+
+    public WebTestClient.RequestBodySpec put(String uri, Object... variables) {
+        return http.put().uri(uri, variables).header(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+    }
+
+    public WebTestClient.RequestHeadersSpec<?> delete(String uri, Object... variables) {
+        return http.delete().uri(uri, variables).header(HttpHeaders.AUTHORIZATION, "Bearer " + token);
+    }
+
+    public static JsonNode body(WebTestClient.ResponseSpec response, int status) {
+        return JSON.readTree(response.expectStatus().isEqualTo(status).expectBody().returnResult().getResponseBody());
+    }
+
+    /** Deploys a local instance of {@code kind} and waits until it runs; answers its id. */
+    public String runningInstance(String kind) {
+        JsonNode instance = body(post("/api/v1/instances").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("provider", "local", "region", "local", "kind", kind)).exchange(), 201);
+        String id = instance.at("/data/id").asString();
+        awaitInstance(id, "running");
+        return id;
+    }
+
+    public JsonNode awaitInstance(String instanceId, String status) {
+        return await(() -> body(get("/api/v1/instances/{id}", instanceId).exchange(), 200).get("data"),
+                instance -> status.equals(instance.get("status").asString()), "instance " + instanceId + " " + status);
+    }
+
+    /** A JSON-RPC call of {@code method}; answers the whole JSON-RPC response (HTTP 202). */
+    public JsonNode call(String instanceId, String method, Map<String, ?> params) {
+        return call(instanceId, method, params, "");
+    }
+
+    public JsonNode call(String instanceId, String method, Map<String, ?> params, String query) {
+        return body(post("/api/v1/instances/{id}/methods" + query, instanceId).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("jsonrpc", "2.0", "id", "call-1", "method", method, "params", params)).exchange(), 202);
+    }
+
+    /** Calls {@code method} and answers its operation id. */
+    public String operationOf(String instanceId, String method, Map<String, ?> params) {
+        return call(instanceId, method, params).at("/result/id").asString();
+    }
+
+    public JsonNode operation(String instanceId, String operationId) {
+        return body(get("/api/v1/instances/{i}/operations/{o}", instanceId, operationId).exchange(), 200);
+    }
+
+    public JsonNode awaitOperation(String instanceId, String operationId, String status) {
+        return await(() -> operation(instanceId, operationId), operation -> status.equals(operation.get("status").asString()),
+                "operation " + operationId + " " + status);
+    }
+
+    /** Runs {@code agent/create} to success and answers the platform agent id, once the agent is readable. */
+    public String createAgent(String instanceId, String name) {
+        String operation = operationOf(instanceId, "agent/create", Map.of("name", name));
+        String agent = awaitOperation(instanceId, operation, "succeeded").at("/projection/platformAgentId").asString();
+        await(() -> get("/api/v1/agents/{a}", agent).exchange().returnResult(String.class).getStatus().value(),
+                status -> status == 200, "agent " + agent + " readable");
+        return agent;
+    }
+
+    public void faults(String instanceId, List<Map<String, Object>> rules) {
+        body(put("/api/v1/instances/{id}/faults", instanceId).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("rules", rules)).exchange(), 200);
+    }
+
+    /** The operation's event stream from {@code lastEventId} (null: from the start), at most {@code count} events. */
+    public List<ServerSentEvent<String>> events(String instanceId, String operationId, String lastEventId, int count) {
+        WebTestClient.RequestHeadersSpec<?> request = get("/api/v1/instances/{i}/operations/{o}/events", instanceId, operationId)
+                .accept(MediaType.TEXT_EVENT_STREAM);
+        if (lastEventId != null) {
+            request = request.header("Last-Event-ID", lastEventId);
+        }
+        return request.exchange().expectStatus().isOk()
+                .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() {
+                })
+                .getResponseBody()
+                .filter(event -> event.event() != null)
+                .take(count)
+                .collectList()
+                .block(PATIENCE);
+    }
+
+    public static JsonNode data(ServerSentEvent<String> event) {
+        return JSON.readTree(event.data());
+    }
+
+    /** Reads until {@code done} holds (the platform is asynchronous); fails after 30 s. */
+    public static <T> T await(Supplier<T> read, Predicate<T> done, String what) {
+        Instant deadline = Instant.now().plus(PATIENCE);
+        T last = read.get();
+        while (!done.test(last)) {
+            assertThat(Instant.now()).as("waiting for " + what + "; last seen: " + last).isBefore(deadline);
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(interrupted);
+            }
+            last = read.get();
+        }
+        return last;
+    }
+}
