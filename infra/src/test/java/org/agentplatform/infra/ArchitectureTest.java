@@ -1,11 +1,16 @@
 package org.agentplatform.infra;
 
+import static com.tngtech.archunit.core.domain.properties.CanBeAnnotated.Predicates.annotatedWith;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -66,6 +71,17 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage(API)
                 .should().dependOnClassesThat().resideInAnyPackage(COMMAND, WEBHOOK, INFRA,
                         "java.sql..", "javax.sql..", "org.springframework.jdbc..", "org.springframework.r2dbc..", "io.r2dbc..")
+                .check(PRODUCTION);
+    }
+
+    @Test
+    void aggregatesAndTheirHandlersStayPackagePrivate() {
+        classes().that().resideInAPackage(COMMAND).and().haveSimpleNameNotEndingWith("Aggregate")
+                .and().containAnyMethodsThat(annotatedWith(CommandHandler.class))
+                .should().notBePublic()
+                .check(PRODUCTION);
+        methods().that().areAnnotatedWith(CommandHandler.class).or().areAnnotatedWith(EventSourcingHandler.class)
+                .should().notBePublic()
                 .check(PRODUCTION);
     }
 

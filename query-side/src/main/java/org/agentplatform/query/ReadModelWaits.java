@@ -3,6 +3,7 @@ package org.agentplatform.query;
 import java.time.Duration;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** Waiting for a projection to catch up with a command's events (read-your-writes after a command). */
@@ -15,9 +16,11 @@ public final class ReadModelWaits {
 
     /** Reads until {@code caughtUp} holds; empty when it does not within {@code wait}. */
     public static <T> Mono<T> until(Supplier<Mono<T>> read, Predicate<T> caughtUp, Duration wait) {
-        long attempts = Math.max(1, wait.toMillis() / POLL.toMillis());
-        return Mono.defer(read)
+        return Flux.interval(Duration.ZERO, POLL)
+                .onBackpressureDrop()
+                .concatMap(tick -> Mono.defer(read), 1)
                 .filter(caughtUp)
-                .repeatWhenEmpty((int) attempts, ticks -> ticks.delayElements(POLL));
+                .next()
+                .timeout(wait, Mono.empty());
     }
 }

@@ -7,6 +7,7 @@ import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.dbscheduler.DbSchedulerDeadlineManager;
+import org.axonframework.eventhandling.pooled.PooledStreamingEventProcessor;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
 import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
@@ -44,6 +45,14 @@ class AxonWiringTest {
     void deadlinesArePersistentInDbScheduler() {
         assertThat(context.getBean(DeadlineManager.class)).isInstanceOf(DbSchedulerDeadlineManager.class);
         assertThat(jdbc.queryForObject("SELECT count(*) FROM scheduled_tasks", Integer.class)).isNotNull();
+    }
+
+    @Test
+    void everyProcessorIsAPooledStreamingProcessor() {
+        var processors = context.getBean(org.axonframework.config.Configuration.class).eventProcessingConfiguration().eventProcessors();
+        assertThat(processors.keySet()).contains("instance-projection", "agent-projection", "operation-projection-view",
+                "operation-dispatch", "operation-projection", "instance-lifecycle");
+        assertThat(processors.values()).allMatch(processor -> processor instanceof PooledStreamingEventProcessor);
     }
 
     @Test

@@ -55,8 +55,8 @@ public abstract class ApiTest {
         registry.add("agent-platform.jwt.issuer", () -> ExternalIdentityProvider.ISSUER);
         registry.add("agent-platform.jwt.audience", () -> ExternalIdentityProvider.AUDIENCE);
         // short waits so the failure paths (silent runtime, slow write) are reached quickly
-        registry.add("agent-platform.operations.answer-timeout", () -> "3s");
-        registry.add("agent-platform.operations.sync-wait", () -> "3s");
+        registry.add("agent-platform.operations.answer-timeout", () -> "4s");
+        registry.add("agent-platform.operations.sync-wait", () -> "2s");
         registry.add("agent-platform.operations.sweep-interval", () -> "1s");
     }
 
