@@ -54,6 +54,9 @@ public abstract class ApiTest {
         registry.add("agent-platform.jwt.jwks-uri", () -> ExternalIdentityProvider.get().jwksUri());
         registry.add("agent-platform.jwt.issuer", () -> ExternalIdentityProvider.ISSUER);
         registry.add("agent-platform.jwt.audience", () -> ExternalIdentityProvider.AUDIENCE);
+        registry.add("agent-platform.models.openai.base-url", () -> FakeOpenAi.get().baseUrl());
+        registry.add("agent-platform.models.openai.api-key", () -> FakeOpenAi.KEY);
+        registry.add("agent-platform.models.openai.models", () -> FakeOpenAi.MODEL);
         // short waits so the failure paths (silent runtime, slow write) are reached quickly
         registry.add("agent-platform.operations.answer-timeout", () -> "4s");
         registry.add("agent-platform.operations.sync-wait", () -> "2s");
