@@ -296,7 +296,8 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     private static String encode(RuntimeOutcome outcome) {
         return JSON.writeValueAsString(switch (outcome) {
             case Committed committed -> Map.of("kind", "committed", "result", committed.result() == null ? Map.of() : committed.result());
-            case Refused refused -> Map.of("kind", "refused", "code", refused.code(), "message", refused.message());
+            case Refused refused -> Map.of("kind", "refused", "code", refused.code(), "message", refused.message(),
+                    "retryMode", refused.retryMode());
             case PartiallyApplied partial -> Map.of("kind", "partial", "code", partial.code(), "message", partial.message(),
                     "operations", partial.operations());
             case Aborted aborted -> Map.of("kind", "aborted");
@@ -307,8 +308,8 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         Map<?, ?> stored = JSON.readValue(json, Map.class);
         return switch ((String) stored.get("kind")) {
             case "committed" -> new Committed(stored.get("result"));
-            case "refused" -> new Refused((String) stored.get("code"), (String) stored.get("message"), OperationError.RETRY_NONE,
-                    OperationError.Context.EMPTY);
+            case "refused" -> new Refused((String) stored.get("code"), (String) stored.get("message"),
+                    (String) stored.get("retryMode"), OperationError.Context.EMPTY);
             case "partial" -> new PartiallyApplied((String) stored.get("code"), (String) stored.get("message"),
                     JSON.convertValue(stored.get("operations"), new TypeReference<List<HarnessOperation>>() {
                     }));

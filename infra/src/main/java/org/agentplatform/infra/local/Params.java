@@ -80,8 +80,4 @@ final class Params {
         }
         return (Map<?, ?>) value;
     }
-
-    boolean has(String name) {
-        return values.containsKey(name);
-    }
 }

@@ -30,10 +30,6 @@ public final class PlatformClient {
         this.token = token;
     }
 
-    public String token() {
-        return token;
-    }
-
     public WebTestClient.RequestHeadersSpec<?> get(String uri, Object... variables) {
         return http.get().uri(uri, variables).header(HttpHeaders.AUTHORIZATION, "Bearer " + token);
     }
