@@ -3,6 +3,7 @@ package org.agentplatform.command;
 import org.agentplatform.command.agent.AgentAggregate;
 import org.agentplatform.command.instance.InstanceAggregate;
 import org.agentplatform.command.operation.RuntimeOperationAggregate;
+import org.agentplatform.command.task.TaskAggregate;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 
@@ -14,5 +15,6 @@ public final class CommandSideModule implements ConfigurerModule {
         InstanceAggregate.register(configurer);
         RuntimeOperationAggregate.register(configurer);
         AgentAggregate.register(configurer);
+        TaskAggregate.register(configurer);
     }
 }

@@ -1,5 +1,6 @@
 package org.agentplatform.command;
 
+import java.util.concurrent.CompletionException;
 import org.agentplatform.kernel.error.CommandRefused;
 import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
@@ -32,7 +33,7 @@ public final class ProcessCommands {
 
     public static Throwable unwrap(Throwable failure) {
         Throwable current = failure;
-        while (current instanceof CommandExecutionException && current.getCause() != null) {
+        while ((current instanceof CommandExecutionException || current instanceof CompletionException) && current.getCause() != null) {
             current = current.getCause();
         }
         return current;

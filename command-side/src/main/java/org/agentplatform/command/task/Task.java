@@ -1,0 +1,174 @@
+package org.agentplatform.command.task;
+
+import static org.axonframework.modelling.command.AggregateLifecycle.apply;
+
+import org.agentplatform.kernel.error.CommandRefused;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.task.TaskCommand.CancelTask;
+import org.agentplatform.kernel.task.TaskCommand.CompleteTask;
+import org.agentplatform.kernel.task.TaskCommand.ContinueTask;
+import org.agentplatform.kernel.task.TaskCommand.CreateTask;
+import org.agentplatform.kernel.task.TaskCommand.FailTask;
+import org.agentplatform.kernel.task.TaskCommand.RejectTask;
+import org.agentplatform.kernel.task.TaskCommand.RequestTaskAuth;
+import org.agentplatform.kernel.task.TaskCommand.RequestTaskInput;
+import org.agentplatform.kernel.task.TaskCommand.StartTask;
+import org.agentplatform.kernel.task.TaskEvent;
+import org.agentplatform.kernel.task.TaskEvent.TaskAuthRequired;
+import org.agentplatform.kernel.task.TaskEvent.TaskCanceled;
+import org.agentplatform.kernel.task.TaskEvent.TaskCompleted;
+import org.agentplatform.kernel.task.TaskEvent.TaskContinued;
+import org.agentplatform.kernel.task.TaskEvent.TaskCreated;
+import org.agentplatform.kernel.task.TaskEvent.TaskFailed;
+import org.agentplatform.kernel.task.TaskEvent.TaskInputRequired;
+import org.agentplatform.kernel.task.TaskEvent.TaskRejected;
+import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
+import org.agentplatform.kernel.task.TaskEvent.TaskTimedOut;
+import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TaskRef;
+import org.agentplatform.kernel.task.TaskStatus;
+import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.deadline.DeadlineManager;
+import org.axonframework.deadline.annotation.DeadlineHandler;
+import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.modelling.command.AggregateIdentifier;
+
+/**
+ * An agent task (see {@link TaskStatus}). Each runtime turn is numbered: the runtime's answer names its
+ * turn, so an answer that arrives after a cancel, a timeout or the caller's continue is refused rather
+ * than applied to the wrong turn. A deadline, when the caller gave one, times the task out.
+ */
+class Task {
+
+    static final String DEADLINE = "task-deadline";
+
+    private TaskRef ref;
+    private TaskMessage firstMessage;
+    private TaskStatus status;
+    private int turn;
+
+    protected Task() {
+        // for event sourcing
+    }
+
+    /** The id as a string: deadline scopes are serialized, and a string survives that where a record would not. */
+    @AggregateIdentifier
+    String aggregateIdentifier() {
+        return ref == null ? null : ref.taskId().toString();
+    }
+
+    @CommandHandler
+    Task(CreateTask command, DeadlineManager deadlines) {
+        apply(new TaskCreated(new TaskRef(command.taskId(), command.ownerId(), command.agentId(), command.instanceId(),
+                command.contextId()), command.message(), command.deadline(), command.origin()));
+        if (command.deadline() != null) {
+            deadlines.schedule(command.deadline(), DEADLINE);
+        }
+    }
+
+    @CommandHandler
+    void handle(StartTask command) {
+        if (status != TaskStatus.QUEUED) {
+            throw refusal("start");
+        }
+        apply(new TaskStarted(ref, 1, command.runtimeEpoch(), firstMessage));
+    }
+
+    @CommandHandler
+    void handle(CompleteTask command) {
+        requireTurn(command.turn(), TaskStatus.COMPLETED, "complete");
+        apply(new TaskCompleted(ref, turn, command.reply()));
+    }
+
+    @CommandHandler
+    void handle(RequestTaskInput command) {
+        requireTurn(command.turn(), TaskStatus.INPUT_REQUIRED, "ask for input on");
+        apply(new TaskInputRequired(ref, turn, command.prompt()));
+    }
+
+    @CommandHandler
+    void handle(RequestTaskAuth command) {
+        requireTurn(command.turn(), TaskStatus.AUTH_REQUIRED, "ask for authorization on");
+        apply(new TaskAuthRequired(ref, turn, command.prompt()));
+    }
+
+    @CommandHandler
+    void handle(FailTask command) {
+        requireTurn(command.turn(), TaskStatus.FAILED, "fail");
+        apply(new TaskFailed(ref, turn, command.failure(), command.reply()));
+    }
+
+    @CommandHandler
+    void handle(RejectTask command) {
+        requireTurn(command.turn(), TaskStatus.REJECTED, "reject");
+        apply(new TaskRejected(ref, turn, command.reason()));
+    }
+
+    @CommandHandler
+    void handle(ContinueTask command) {
+        requireOwner(command.requestedBy());
+        if (!status.awaitsCaller()) {
+            throw CommandRefused.conflict("Task " + ref.taskId() + " is " + status.wireName()
+                    + "; only a task in input_required or auth_required can be continued");
+        }
+        apply(new TaskContinued(ref, turn + 1, command.message()));
+    }
+
+    @CommandHandler
+    void handle(CancelTask command) {
+        requireOwner(command.requestedBy());
+        if (status.isTerminal()) {
+            throw CommandRefused.conflict("Task " + ref.taskId() + " is already " + status.wireName()
+                    + "; only a task that has not finished can be canceled");
+        }
+        apply(new TaskCanceled(ref, status, command.reason()));
+    }
+
+    @DeadlineHandler(deadlineName = DEADLINE)
+    void deadlinePassed() {
+        if (!status.isTerminal()) {
+            apply(new TaskTimedOut(ref, status, null));
+        }
+    }
+
+    private void requireOwner(OwnerId requestedBy) {
+        if (!ref.ownerId().equals(requestedBy)) {
+            throw CommandRefused.agentNotFound("No task " + ref.taskId());
+        }
+    }
+
+    /** The runtime answers the current turn of a task that is working on it (or, for a refusal, still queued). */
+    private void requireTurn(int answered, TaskStatus next, String action) {
+        if (answered != turn) {
+            throw CommandRefused.conflict("Cannot " + action + " task " + ref.taskId() + " for turn " + answered
+                    + "; it is at turn " + turn);
+        }
+        requireTransition(next, action);
+    }
+
+    private void requireTransition(TaskStatus next, String action) {
+        if (!status.canBecome(next)) {
+            throw refusal(action);
+        }
+    }
+
+    private CommandRefused refusal(String action) {
+        return CommandRefused.conflict("Cannot " + action + " task " + ref.taskId() + " while it is " + status.wireName());
+    }
+
+    @EventSourcingHandler
+    void on(TaskEvent event) {
+        switch (event) {
+            case TaskCreated created -> {
+                ref = created.task();
+                firstMessage = created.message();
+            }
+            case TaskStarted started -> turn = started.turn();
+            case TaskContinued continued -> turn = continued.turn();
+            default -> {
+                // only the status changes
+            }
+        }
+        status = event.status();
+    }
+}

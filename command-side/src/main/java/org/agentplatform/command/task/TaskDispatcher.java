@@ -1,0 +1,132 @@
+package org.agentplatform.command.task;
+
+import java.util.Optional;
+import java.util.concurrent.Executor;
+import org.agentplatform.command.ProcessCommands;
+import org.agentplatform.kernel.error.CommandRefused;
+import org.agentplatform.kernel.instance.InstanceCommand.CheckInstanceReadiness;
+import org.agentplatform.kernel.instance.InstanceCommand.Readiness;
+import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployed;
+import org.agentplatform.kernel.instance.InstanceEvent.InstanceRestarted;
+import org.agentplatform.kernel.instance.InstanceEvent.InstanceStarted;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.task.TaskCommand.FailTask;
+import org.agentplatform.kernel.task.TaskCommand.StartTask;
+import org.agentplatform.kernel.task.TaskEvent.TaskCanceled;
+import org.agentplatform.kernel.task.TaskEvent.TaskContinued;
+import org.agentplatform.kernel.task.TaskEvent.TaskCreated;
+import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
+import org.agentplatform.kernel.task.TaskEvent.TaskTimedOut;
+import org.agentplatform.kernel.task.TaskFailure;
+import org.agentplatform.kernel.task.TaskId;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.modelling.command.AggregateNotFoundException;
+
+/**
+ * Moves tasks to their agent's runtime: a queued task starts once its instance serves (at the
+ * instance's runtime epoch); each started or continued turn goes to the runtime; a canceled or timed-out
+ * task's turn is stopped. Work happens off the processor's thread; what a crash loses there is swept
+ * ({@link #dispatchQueuedOn}) and turns are recovered by the runtime.
+ */
+@ProcessingGroup(TaskDispatcher.GROUP)
+public class TaskDispatcher {
+
+    public static final String GROUP = "task-dispatch";
+    static final String AGENT_OFFLINE = "agent_offline";
+
+    private final CommandGateway commands;
+    private final AgentRuntime runtime;
+    private final QueuedTasks queued;
+    private final Executor executor;
+
+    public TaskDispatcher(CommandGateway commands, AgentRuntime runtime, QueuedTasks queued, Executor executor) {
+        this.commands = commands;
+        this.runtime = runtime;
+        this.queued = queued;
+        this.executor = executor;
+    }
+
+    @EventHandler
+    void on(TaskCreated event) {
+        executor.execute(() -> dispatch(event.taskId(), event.task().instanceId()));
+    }
+
+    @EventHandler
+    void on(InstanceDeployed event) {
+        executor.execute(() -> dispatchQueuedOn(event.instanceId()));
+    }
+
+    @EventHandler
+    void on(InstanceStarted event) {
+        executor.execute(() -> dispatchQueuedOn(event.instanceId()));
+    }
+
+    @EventHandler
+    void on(InstanceRestarted event) {
+        executor.execute(() -> dispatchQueuedOn(event.instanceId()));
+    }
+
+    @EventHandler
+    void on(TaskStarted event) {
+        executor.execute(() -> runtime.startTurn(new TaskTurn(event.task(), event.turn(), event.runtimeEpoch(), event.message())));
+    }
+
+    /** The caller's answer goes to the runtime at its current epoch; an instance that stopped meanwhile fails the task. */
+    @EventHandler
+    void on(TaskContinued event) {
+        executor.execute(() -> readiness(event.task().instanceId()).ifPresentOrElse(
+                readiness -> {
+                    if (readiness.isServing()) {
+                        runtime.startTurn(new TaskTurn(event.task(), event.turn(), readiness.runtimeEpoch(), event.message()));
+                    } else {
+                        offline(event.taskId(), event.turn(), "The agent's instance is " + readiness.status().wireName());
+                    }
+                },
+                () -> offline(event.taskId(), event.turn(), "The agent's instance is gone")));
+    }
+
+    @EventHandler
+    void on(TaskCanceled event) {
+        executor.execute(() -> runtime.stopTurn(event.taskId()));
+    }
+
+    @EventHandler
+    void on(TaskTimedOut event) {
+        executor.execute(() -> runtime.stopTurn(event.taskId()));
+    }
+
+    /** Starts every queued task of an instance that serves (also what the sweeper calls). */
+    public void dispatchQueuedOn(InstanceId instance) {
+        queued.queuedOn(instance).forEach(task -> dispatch(task, instance));
+    }
+
+    /** Starts the task if its instance serves now; leaves it queued otherwise; fails it if the instance is gone. */
+    public void dispatch(TaskId task, InstanceId instance) {
+        readiness(instance).ifPresentOrElse(
+                readiness -> {
+                    if (readiness.isServing()) {
+                        ProcessCommands.send(commands, new StartTask(task, readiness.runtimeEpoch()));
+                    }
+                },
+                () -> offline(task, 0, "The agent's instance is gone"));
+    }
+
+    /** The instance's readiness; empty when it is gone (destroyed, failed, unknown). */
+    private Optional<Readiness> readiness(InstanceId instance) {
+        try {
+            return Optional.of(commands.sendAndWait(new CheckInstanceReadiness(instance, null)));
+        } catch (RuntimeException failure) {
+            Throwable cause = ProcessCommands.unwrap(failure);
+            if (cause instanceof CommandRefused || cause instanceof AggregateNotFoundException) {
+                return Optional.empty();
+            }
+            throw failure;
+        }
+    }
+
+    private void offline(TaskId task, int turn, String message) {
+        ProcessCommands.send(commands, new FailTask(task, turn, new TaskFailure(AGENT_OFFLINE, message), null));
+    }
+}

@@ -1,0 +1,235 @@
+package org.agentplatform.command.task;
+
+import static org.agentplatform.command.FixtureMatchers.refused;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.task.Attachment;
+import org.agentplatform.kernel.task.TaskCommand.CancelTask;
+import org.agentplatform.kernel.task.TaskCommand.CompleteTask;
+import org.agentplatform.kernel.task.TaskCommand.ContinueTask;
+import org.agentplatform.kernel.task.TaskCommand.CreateTask;
+import org.agentplatform.kernel.task.TaskCommand.FailTask;
+import org.agentplatform.kernel.task.TaskCommand.RejectTask;
+import org.agentplatform.kernel.task.TaskCommand.RequestTaskAuth;
+import org.agentplatform.kernel.task.TaskCommand.RequestTaskInput;
+import org.agentplatform.kernel.task.TaskCommand.StartTask;
+import org.agentplatform.kernel.task.TaskEvent.TaskAuthRequired;
+import org.agentplatform.kernel.task.TaskEvent.TaskCanceled;
+import org.agentplatform.kernel.task.TaskEvent.TaskCompleted;
+import org.agentplatform.kernel.task.TaskEvent.TaskContinued;
+import org.agentplatform.kernel.task.TaskEvent.TaskCreated;
+import org.agentplatform.kernel.task.TaskEvent.TaskFailed;
+import org.agentplatform.kernel.task.TaskEvent.TaskInputRequired;
+import org.agentplatform.kernel.task.TaskEvent.TaskRejected;
+import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
+import org.agentplatform.kernel.task.TaskEvent.TaskTimedOut;
+import org.agentplatform.kernel.task.TaskFailure;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TaskOrigin;
+import org.agentplatform.kernel.task.TaskRef;
+import org.agentplatform.kernel.task.TaskStatus;
+import org.axonframework.test.aggregate.AggregateTestFixture;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class TaskTest {
+
+    private static final TaskId ID = TaskId.random();
+    private static final OwnerId OWNER = OwnerId.random();
+    private static final TaskRef REF = new TaskRef(ID, OWNER, AgentId.random(), InstanceId.random(), "ctx-1");
+    private static final TaskMessage ASK = TaskMessage.user("summarize this",
+            List.of(new Attachment("f-1", "report.txt", "text/plain", 12, "ab".repeat(32))));
+    private static final TaskMessage ANSWER = TaskMessage.user("the blue one", List.of());
+    private static final TaskMessage REPLY = TaskMessage.agent("echo: summarize this");
+    private static final TaskMessage QUESTION = TaskMessage.agent("which one?");
+    private static final TaskFailure OFFLINE = new TaskFailure("agent_offline", "The agent's instance stopped");
+
+    private AggregateTestFixture<Task> fixture;
+    private TaskCreated created;
+    private TaskStarted started;
+
+    @BeforeEach
+    void setUp() {
+        fixture = new AggregateTestFixture<>(Task.class);
+        created = new TaskCreated(REF, ASK, null, TaskOrigin.TASKS);
+        started = new TaskStarted(REF, 1, 3, ASK);
+    }
+
+    private CreateTask create(Instant deadline) {
+        return new CreateTask(ID, OWNER, REF.agentId(), REF.instanceId(), "ctx-1", ASK, deadline, TaskOrigin.TASKS);
+    }
+
+    @Test
+    void aCreatedTaskIsQueued() {
+        fixture.givenNoPriorActivity().when(create(null)).expectEvents(created).expectNoScheduledDeadlines();
+    }
+
+    @Test
+    void aDeadlineIsScheduledWhenGiven() {
+        Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
+        fixture.givenNoPriorActivity()
+                .when(create(deadline))
+                .expectEvents(new TaskCreated(REF, ASK, deadline, TaskOrigin.TASKS))
+                .expectScheduledDeadlineWithName(Duration.ofMinutes(5), Task.DEADLINE);
+    }
+
+    @Test
+    void startingRunsTheFirstTurnWithTheFirstMessage() {
+        fixture.given(created).when(new StartTask(ID, 3)).expectEvents(started);
+    }
+
+    @Test
+    void aTaskStartsOnce() {
+        fixture.given(created, started).when(new StartTask(ID, 3)).expectException(refused(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void theAgentsReplyCompletesTheTask() {
+        fixture.given(created, started).when(new CompleteTask(ID, 1, REPLY)).expectEvents(new TaskCompleted(REF, 1, REPLY));
+    }
+
+    @Test
+    void aQueuedTaskCannotComplete() {
+        fixture.given(created).when(new CompleteTask(ID, 0, REPLY)).expectException(refused(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void theAgentAsksForInputAndTheCallerContinues() {
+        fixture.given(created, started)
+                .when(new RequestTaskInput(ID, 1, QUESTION))
+                .expectEvents(new TaskInputRequired(REF, 1, QUESTION));
+        fixture.given(created, started, new TaskInputRequired(REF, 1, QUESTION))
+                .when(new ContinueTask(ID, OWNER, ANSWER))
+                .expectEvents(new TaskContinued(REF, 2, ANSWER));
+    }
+
+    @Test
+    void theAgentAsksForAuthorizationAndTheCallerContinues() {
+        fixture.given(created, started)
+                .when(new RequestTaskAuth(ID, 1, QUESTION))
+                .expectEvents(new TaskAuthRequired(REF, 1, QUESTION));
+        fixture.given(created, started, new TaskAuthRequired(REF, 1, QUESTION))
+                .when(new ContinueTask(ID, OWNER, ANSWER))
+                .expectEvents(new TaskContinued(REF, 2, ANSWER));
+    }
+
+    @Test
+    void theSecondTurnCompletesTheTask() {
+        fixture.given(created, started, new TaskInputRequired(REF, 1, QUESTION), new TaskContinued(REF, 2, ANSWER))
+                .when(new CompleteTask(ID, 2, REPLY))
+                .expectEvents(new TaskCompleted(REF, 2, REPLY));
+    }
+
+    @Test
+    void aLateAnswerToAnEarlierTurnIsRefused() {
+        fixture.given(created, started, new TaskInputRequired(REF, 1, QUESTION), new TaskContinued(REF, 2, ANSWER))
+                .when(new CompleteTask(ID, 1, REPLY))
+                .expectException(refused(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void theRuntimeCannotAnswerWhileTheTaskWaitsForTheCaller() {
+        fixture.given(created, started, new TaskInputRequired(REF, 1, QUESTION))
+                .when(new CompleteTask(ID, 1, REPLY))
+                .expectException(refused(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void onlyAWaitingTaskCanBeContinued() {
+        fixture.given(created, started).when(new ContinueTask(ID, OWNER, ANSWER)).expectException(refused(ErrorCode.CONFLICT));
+        fixture.given(created).when(new ContinueTask(ID, OWNER, ANSWER)).expectException(refused(ErrorCode.CONFLICT));
+        fixture.given(created, started, new TaskCompleted(REF, 1, REPLY))
+                .when(new ContinueTask(ID, OWNER, ANSWER))
+                .expectException(refused(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void anotherOwnerCannotSeeTheTask() {
+        fixture.given(created, started, new TaskInputRequired(REF, 1, QUESTION))
+                .when(new ContinueTask(ID, OwnerId.random(), ANSWER))
+                .expectException(refused(ErrorCode.AGENT_NOT_FOUND));
+        fixture.given(created).when(new CancelTask(ID, OwnerId.random(), null)).expectException(refused(ErrorCode.AGENT_NOT_FOUND));
+    }
+
+    @Test
+    void theAgentFailsTheTaskInBand() {
+        TaskFailure failure = new TaskFailure(TaskFailure.AGENT_REPLY_ERROR, "could not parse the report");
+        TaskMessage text = TaskMessage.agent("echo failed: could not parse the report");
+        fixture.given(created, started)
+                .when(new FailTask(ID, 1, failure, text))
+                .expectEvents(new TaskFailed(REF, 1, failure, text));
+    }
+
+    @Test
+    void thePlatformFailsATaskWhoseInstanceIsGone() {
+        fixture.given(created).when(new FailTask(ID, 0, OFFLINE, null)).expectEvents(new TaskFailed(REF, 0, OFFLINE, null));
+        fixture.given(created, started).when(new FailTask(ID, 1, OFFLINE, null)).expectEvents(new TaskFailed(REF, 1, OFFLINE, null));
+    }
+
+    @Test
+    void theAgentRejectsTheTask() {
+        fixture.given(created, started).when(new RejectTask(ID, 1, "not my field")).expectEvents(new TaskRejected(REF, 1, "not my field"));
+        fixture.given(created).when(new RejectTask(ID, 0, "agent deleted")).expectEvents(new TaskRejected(REF, 0, "agent deleted"));
+    }
+
+    @Test
+    void anUnfinishedTaskCanBeCanceledFromEveryStatus() {
+        fixture.given(created).when(new CancelTask(ID, OWNER, "changed my mind"))
+                .expectEvents(new TaskCanceled(REF, TaskStatus.QUEUED, "changed my mind"));
+        fixture.given(created, started).when(new CancelTask(ID, OWNER, null))
+                .expectEvents(new TaskCanceled(REF, TaskStatus.RUNNING, null));
+        fixture.given(created, started, new TaskInputRequired(REF, 1, QUESTION)).when(new CancelTask(ID, OWNER, null))
+                .expectEvents(new TaskCanceled(REF, TaskStatus.INPUT_REQUIRED, null));
+        fixture.given(created, started, new TaskAuthRequired(REF, 1, QUESTION)).when(new CancelTask(ID, OWNER, null))
+                .expectEvents(new TaskCanceled(REF, TaskStatus.AUTH_REQUIRED, null));
+    }
+
+    @Test
+    void aFinishedTaskCannotBeCanceled() {
+        fixture.given(created, started, new TaskCompleted(REF, 1, REPLY))
+                .when(new CancelTask(ID, OWNER, null))
+                .expectException(refused(ErrorCode.CONFLICT));
+        fixture.given(created, new TaskCanceled(REF, TaskStatus.QUEUED, null))
+                .when(new CancelTask(ID, OWNER, null))
+                .expectException(refused(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void anAnswerAfterACancelIsRefused() {
+        fixture.given(created, started, new TaskCanceled(REF, TaskStatus.RUNNING, null))
+                .when(new CompleteTask(ID, 1, REPLY))
+                .expectException(refused(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void theDeadlineTimesOutAnUnfinishedTask() {
+        Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
+        fixture.givenNoPriorActivity()
+                .andGivenCommands(create(deadline), new StartTask(ID, 3), new RequestTaskInput(ID, 1, QUESTION))
+                .whenTimeElapses(Duration.ofMinutes(6))
+                .expectEvents(new TaskTimedOut(REF, TaskStatus.INPUT_REQUIRED, null));
+    }
+
+    @Test
+    void theDeadlineLeavesAFinishedTaskAlone() {
+        Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
+        fixture.givenNoPriorActivity()
+                .andGivenCommands(create(deadline), new StartTask(ID, 3), new CompleteTask(ID, 1, REPLY))
+                .whenTimeElapses(Duration.ofMinutes(6))
+                .expectNoEvents();
+    }
+
+    @Test
+    void aTimedOutTaskTakesNoLateAnswer() {
+        fixture.given(created, started, new TaskTimedOut(REF, TaskStatus.RUNNING, null))
+                .when(new CompleteTask(ID, 1, REPLY))
+                .expectException(refused(ErrorCode.CONFLICT));
+    }
+}

@@ -1,0 +1,57 @@
+package org.agentplatform.kernel.task;
+
+import java.time.Instant;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.axonframework.modelling.command.TargetAggregateIdentifier;
+
+/**
+ * Commands of the {@code Task} aggregate. The caller's commands name {@code requestedBy} (another owner's
+ * task is "not found"); the runtime's answers name the {@code turn} they answer, so a late answer to a
+ * turn that was canceled, timed out or superseded is refused.
+ */
+public sealed interface TaskCommand {
+
+    TaskId taskId();
+
+    /** @param deadline when the task times out if it has not finished; null for none */
+    record CreateTask(
+            @TargetAggregateIdentifier TaskId taskId,
+            OwnerId ownerId,
+            AgentId agentId,
+            InstanceId instanceId,
+            String contextId,
+            TaskMessage message,
+            Instant deadline,
+            TaskOrigin origin) implements TaskCommand {
+    }
+
+    /** The instance serves: the first turn goes to its runtime at {@code runtimeEpoch}. */
+    record StartTask(@TargetAggregateIdentifier TaskId taskId, long runtimeEpoch) implements TaskCommand {
+    }
+
+    record CompleteTask(@TargetAggregateIdentifier TaskId taskId, int turn, TaskMessage reply) implements TaskCommand {
+    }
+
+    record RequestTaskInput(@TargetAggregateIdentifier TaskId taskId, int turn, TaskMessage prompt) implements TaskCommand {
+    }
+
+    record RequestTaskAuth(@TargetAggregateIdentifier TaskId taskId, int turn, TaskMessage prompt) implements TaskCommand {
+    }
+
+    /** @param reply the agent's text when it reported the failure itself; null otherwise */
+    record FailTask(@TargetAggregateIdentifier TaskId taskId, int turn, TaskFailure failure, TaskMessage reply)
+            implements TaskCommand {
+    }
+
+    record RejectTask(@TargetAggregateIdentifier TaskId taskId, int turn, String reason) implements TaskCommand {
+    }
+
+    /** The caller answers a task that waits for input or authorization; the next turn starts. */
+    record ContinueTask(@TargetAggregateIdentifier TaskId taskId, OwnerId requestedBy, TaskMessage message) implements TaskCommand {
+    }
+
+    record CancelTask(@TargetAggregateIdentifier TaskId taskId, OwnerId requestedBy, String reason) implements TaskCommand {
+    }
+}
