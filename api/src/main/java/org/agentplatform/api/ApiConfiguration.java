@@ -57,9 +57,9 @@ import tools.jackson.databind.json.JsonMapper;
 @ComponentScan
 public class ApiConfiguration implements WebFluxConfigurer {
 
-    /** Reachable without a credential; everything else needs {@code Authorization: Bearer}. */
+    /** Reachable without a credential (presigned object URLs carry their own signature); everything else needs a bearer token. */
     private static final ServerWebExchangeMatcher PUBLIC = ServerWebExchangeMatchers.pathMatchers(
-            "/api/v1/auth/login", "/.well-known/jwks.json", "/actuator/health", "/actuator/health/**");
+            "/api/v1/auth/login", "/.well-known/jwks.json", "/actuator/health", "/actuator/health/**", "/storage/v1/objects/**");
 
     @Override
     public void configureHttpMessageCodecs(ServerCodecConfigurer codecs) {

@@ -18,6 +18,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param operations       runtime operations: deadlines and waits
  * @param models           the OpenAI-compatible model endpoint, if any (besides the built-in echo model)
  * @param secrets          the vault key for secrets kept outside the event store
+ * @param tasks            tasks: chunk retention and turn recovery
+ * @param files            the object store behind presigned file URLs
  */
 @ConfigurationProperties("agent-platform")
 public record PlatformProperties(
@@ -28,7 +30,9 @@ public record PlatformProperties(
         @DefaultValue Identity identity,
         @DefaultValue Operations operations,
         @DefaultValue Models models,
-        @DefaultValue Secrets secrets) {
+        @DefaultValue Secrets secrets,
+        @DefaultValue Tasks tasks,
+        @DefaultValue Files files) {
 
     /** {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}. */
     public record Database(String url, String user, String password) {
@@ -125,6 +129,48 @@ public record PlatformProperties(
         @Override
         public String toString() {
             return "Secrets[key=" + (key == null ? "from data dir" : "***") + "]";
+        }
+    }
+
+    /**
+     * @param chunkRetention  streaming chunks older than this are pruned (a stream resumed before them says backfill_truncated)
+     * @param turnTakeover    a running turn whose node has been silent this long is run again by another node (or after a restart)
+     */
+    public record Tasks(
+            @DefaultValue("24h") Duration chunkRetention,
+            @DefaultValue("20s") Duration turnTakeover) {
+    }
+
+    /**
+     * @param store          {@code local} (files under the data directory, served by this service) or {@code s3}
+     * @param maxBytes       the largest upload accepted
+     * @param uploadTtl      how long an upload URL is valid
+     * @param downloadTtl    how long a download URL is valid
+     * @param s3             the S3-compatible store, when {@code store} is {@code s3}
+     */
+    public record Files(
+            @DefaultValue("local") String store,
+            @DefaultValue("104857600") long maxBytes,
+            @DefaultValue("15m") Duration uploadTtl,
+            @DefaultValue("15m") Duration downloadTtl,
+            @DefaultValue S3 s3) {
+
+        public boolean isS3() {
+            return "s3".equalsIgnoreCase(store);
+        }
+    }
+
+    /**
+     * An S3-compatible object store ({@code AGENT_PLATFORM_FILES_S3_*}); {@code endpoint} empty means AWS itself.
+     *
+     * @param pathStyle  {@code http://host/bucket/key} addressing (most S3-compatible servers), else virtual-hosted
+     */
+    public record S3(String endpoint, @DefaultValue("us-east-1") String region, String bucket, String accessKey, String secretKey,
+            @DefaultValue("true") boolean pathStyle) {
+
+        @Override
+        public String toString() {
+            return "S3[endpoint=" + endpoint + ", region=" + region + ", bucket=" + bucket + ", pathStyle=" + pathStyle + "]";
         }
     }
 }

@@ -14,12 +14,12 @@ import reactor.core.publisher.Mono;
  * Who may read an agent: unknown (or not even a possible id) is 404 {@code agent_not_found}; another
  * owner's private agent is 403 {@code forbidden}; a public one can be read by anyone.
  */
-final class AgentAccess {
+public final class AgentAccess {
 
     private AgentAccess() {
     }
 
-    static AgentId parse(String agentId) {
+    public static AgentId parse(String agentId) {
         if (agentId.isEmpty() || agentId.length() > PathIds.MAX_LENGTH) {
             throw ApiException.invalidParam("agentId", "'agentId' must be 1 to " + PathIds.MAX_LENGTH + " characters");
         }
@@ -30,7 +30,7 @@ final class AgentAccess {
         }
     }
 
-    static Mono<AgentRecord> readable(AgentReads agents, AgentId agent, OwnerId caller) {
+    public static Mono<AgentRecord> readable(AgentReads agents, AgentId agent, OwnerId caller) {
         return agents.find(agent)
                 .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.AGENT_NOT_FOUND, "No agent " + agent)))
                 .flatMap(found -> found.isVisibleTo(caller)

@@ -14,8 +14,6 @@ import org.agentplatform.kernel.agent.AgentCommand.CheckAgentWritable;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.identity.OwnerId;
-import org.agentplatform.kernel.instance.InstanceCommand.CheckInstanceReadiness;
-import org.agentplatform.kernel.instance.InstanceCommand.Readiness;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.RuntimeMethod;
 import org.agentplatform.query.operation.OperationRecord;
@@ -41,17 +39,19 @@ final class AgentOperations {
 
     private final Commands commands;
     private final OperationQueue queue;
+    private final AgentAvailability availability;
 
-    AgentOperations(Commands commands, OperationQueue queue) {
+    AgentOperations(Commands commands, OperationQueue queue, AgentAvailability availability) {
         this.commands = commands;
         this.queue = queue;
+        this.availability = availability;
     }
 
     /** A write: only the agent's owner; a repeat of a write still applying waits for that one. */
     Mono<OperationRecord> write(Caller caller, ServerWebExchange exchange, AgentId agent, RuntimeMethod method,
             Map<String, Object> params, String resource) {
         return commands.<AgentLocation>send(new CheckAgentWritable(agent, caller.ownerId()), caller, exchange, ErrorCode.AGENT_NOT_FOUND)
-                .flatMap(location -> serving(caller, exchange, location.instanceId())
+                .flatMap(location -> availability.serving(caller, exchange, location.instanceId())
                         .then(queue.queueOnce(caller, exchange, location.instanceId(), caller.ownerId(), method, params,
                                 "agent:" + agent + ":" + resource)))
                 .flatMap(queue::awaitOutcome);
@@ -60,17 +60,9 @@ final class AgentOperations {
     /** A read through the runtime of an agent the caller may read (its own, or a public one). */
     Mono<OperationRecord> read(Caller caller, ServerWebExchange exchange, InstanceId instance, OwnerId owner, RuntimeMethod method,
             Map<String, Object> params) {
-        return serving(caller, exchange, instance)
+        return availability.serving(caller, exchange, instance)
                 .then(queue.queue(caller, exchange, instance, owner, method, params, null, queue.settings().syncWait()))
                 .flatMap(queue::awaitOutcome);
-    }
-
-    private Mono<Readiness> serving(Caller caller, ServerWebExchange exchange, InstanceId instance) {
-        return commands.<Readiness>send(new CheckInstanceReadiness(instance, null), caller, exchange, ErrorCode.AGENT_NOT_FOUND)
-                .onErrorMap(ApiException.class, gone -> new ApiException(ErrorCode.AGENT_OFFLINE, "The agent's instance is gone"))
-                .filter(Readiness::isServing)
-                .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.AGENT_OFFLINE,
-                        "The agent's instance is not running; start it and retry")));
     }
 
     /** The HTTP answer for a finished operation; {@code success} builds the 200 body. */

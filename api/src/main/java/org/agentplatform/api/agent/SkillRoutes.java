@@ -8,8 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.file.FileStore;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.agent.AgentId;
@@ -38,12 +40,16 @@ final class SkillRoutes {
     static final String MANIFEST = "SKILL.md";
     private static final int MAX_PATH = 512;
 
+    private static final Pattern SHA256 = Pattern.compile("[0-9a-fA-F]{64}");
+
     private final AgentOperations operations;
     private final AgentReads agents;
+    private final FileStore files;
 
-    SkillRoutes(AgentOperations operations, AgentReads agents) {
+    SkillRoutes(AgentOperations operations, AgentReads agents, FileStore files) {
         this.operations = operations;
         this.agents = agents;
+        this.files = files;
     }
 
     @PostMapping(path = "/api/v1/agents/{agentId}/skills", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -54,20 +60,22 @@ final class SkillRoutes {
         if (request.files() != null && request.fileId() != null) {
             throw ApiException.invalidBody("Give exactly one of 'files' or 'file_id', not both", "file_id");
         }
-        if (request.fileId() != null) {
-            Validate.text("file_id", request.fileId(), 1, 128);
-            Validate.present("sha256", request.sha256());
-            Validate.present("size_bytes", request.sizeBytes());
-            throw ApiException.invalidParam("file_id", "No confirmed file " + request.fileId() + " of this owner");
-        }
-        List<Map<String, Object>> files = files(Validate.present("files", request.files()));
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("agentId", agent.toString());
         params.put("name", name);
-        params.put("files", files);
         if (request.version() != null) {
             params.put("version", Validate.text("version", request.version(), 1, 64));
         }
+        if (request.fileId() != null) {
+            return fromFile(caller, request, params)
+                    .flatMap(checked -> install(caller, exchange, agent, name, checked));
+        }
+        params.put("files", files(Validate.present("files", request.files())));
+        return install(caller, exchange, agent, name, params);
+    }
+
+    private Mono<ResponseEntity<Object>> install(Caller caller, ServerWebExchange exchange, AgentId agent, String name,
+            Map<String, Object> params) {
         return operations.write(caller, exchange, agent, RuntimeMethod.SKILLS_INSTALL, params, "skill:" + name)
                 .map(operation -> AgentOperations.answer(operation, name, () -> new Installed(true, name)));
     }
@@ -112,6 +120,34 @@ final class SkillRoutes {
                 .flatMap(found -> operations.read(caller, exchange, found.instanceId(), found.ownerId(), RuntimeMethod.MODELS_LIST,
                         Map.of("agentId", agent.toString())))
                 .map(operation -> AgentOperations.answer(operation, "models", operation::result));
+    }
+
+    /** The skill folder as a confirmed file of the caller, whose recorded sha256 and size the request must state. */
+    private Mono<Map<String, Object>> fromFile(Caller caller, SkillInstall request, Map<String, Object> params) {
+        String fileId = Validate.text("file_id", request.fileId(), 1, 128);
+        String sha256 = Validate.present("sha256", request.sha256());
+        if (!SHA256.matcher(sha256).matches()) {
+            throw ApiException.invalidParam("sha256", "'sha256' must be 64 hex characters");
+        }
+        long size = Validate.present("size_bytes", request.sizeBytes());
+        if (size < 1) {
+            throw ApiException.invalidParam("size_bytes", "'size_bytes' must be positive");
+        }
+        return files.confirmed(caller.ownerId(), fileId)
+                .switchIfEmpty(Mono.error(() -> ApiException.invalidParam("file_id", "No uploaded file " + fileId + " of this owner")))
+                .map(file -> {
+                    if (!file.sha256().equalsIgnoreCase(sha256)) {
+                        throw ApiException.invalidParam("sha256", "'sha256' does not match the uploaded file's");
+                    }
+                    if (file.sizeBytes() != size) {
+                        throw ApiException.invalidParam("size_bytes", "'size_bytes' does not match the uploaded file's "
+                                + file.sizeBytes());
+                    }
+                    params.put("fileId", file.fileId());
+                    params.put("sha256", file.sha256());
+                    params.put("sizeBytes", file.sizeBytes());
+                    return params;
+                });
     }
 
     private static String skillName(String name) {

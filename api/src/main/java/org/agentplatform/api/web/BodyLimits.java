@@ -7,7 +7,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
  * The contract's per-route body limits: 1 MiB for invoke, tasks and conversations; 64 KiB for the
- * catalog, instances, webhook routes and everything else.
+ * catalog, instances, webhook routes and everything else (presigned uploads carry their own limit).
  */
 public final class BodyLimits {
 
@@ -15,6 +15,8 @@ public final class BodyLimits {
     public static final long LARGE = 1024 * 1024;
 
     private static final PathPatternParser PARSER = PathPatternParser.defaultInstance;
+    /** The built-in object store's uploads: the presigned URL's own length is the limit, enforced by the store. */
+    private static final PathPattern SIGNED_UPLOADS = PARSER.parse("/storage/v1/objects/**");
     private static final List<PathPattern> SMALL_FIRST = List.of(
             PARSER.parse("/api/v1/agents/*/tasks/*/webhooks/**"));
     private static final List<PathPattern> LARGE_ROUTES = List.of(
@@ -27,6 +29,9 @@ public final class BodyLimits {
     }
 
     public static long forPath(PathContainer path) {
+        if (SIGNED_UPLOADS.matches(path)) {
+            return Long.MAX_VALUE;
+        }
         if (SMALL_FIRST.stream().anyMatch(pattern -> pattern.matches(path))) {
             return SMALL;
         }

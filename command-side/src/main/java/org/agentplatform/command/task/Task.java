@@ -32,6 +32,7 @@ import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;
 import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.modelling.command.AggregateLifecycle;
 
 /**
  * An agent task (see {@link TaskStatus}). Each runtime turn is numbered: the runtime's answer names its
@@ -104,24 +105,27 @@ class Task {
         apply(new TaskRejected(ref, turn, command.reason()));
     }
 
+    /** Answers the task's version after the change, so the caller can read its own write. */
     @CommandHandler
-    void handle(ContinueTask command) {
+    Long handle(ContinueTask command) {
         requireOwner(command.requestedBy());
         if (!status.awaitsCaller()) {
             throw CommandRefused.conflict("Task " + ref.taskId() + " is " + status.wireName()
                     + "; only a task in input_required or auth_required can be continued");
         }
         apply(new TaskContinued(ref, turn + 1, command.message()));
+        return AggregateLifecycle.getVersion();
     }
 
     @CommandHandler
-    void handle(CancelTask command) {
+    Long handle(CancelTask command) {
         requireOwner(command.requestedBy());
         if (status.isTerminal()) {
             throw CommandRefused.conflict("Task " + ref.taskId() + " is already " + status.wireName()
                     + "; only a task that has not finished can be canceled");
         }
         apply(new TaskCanceled(ref, status, command.reason()));
+        return AggregateLifecycle.getVersion();
     }
 
     @DeadlineHandler(deadlineName = DEADLINE)

@@ -106,11 +106,6 @@ final class LocalAgents {
         return jdbc.queryForObject("SELECT model FROM local_agent WHERE instance_id = ? AND agent_id = ?", String.class, instance, agent);
     }
 
-    String instructionsOf(UUID instance, UUID agent) {
-        return jdbc.queryForObject("SELECT instructions FROM local_agent WHERE instance_id = ? AND agent_id = ?", String.class,
-                instance, agent);
-    }
-
     String requireModel(String model) {
         if (models.find(model).isEmpty()) {
             throw new RuntimeRefusal("MODEL_NOT_AVAILABLE", "Model " + model + " is not available on this runtime");

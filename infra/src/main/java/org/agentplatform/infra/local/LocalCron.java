@@ -11,9 +11,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Executor;
 import org.agentplatform.command.operation.RuntimeCall;
-import org.agentplatform.infra.model.ModelBackends;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.task.TaskCommand.CreateTask;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TaskOrigin;
+import org.agentplatform.kernel.task.TaskStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -24,8 +30,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * {@code cron/*}: scheduled prompts of an agent. Schedules are cron expressions (5 fields, or 6 with
- * seconds, or macros such as {@code @hourly}). A run asks the agent's model with the prompt and records
- * the reply; {@link #runDue} starts the runs that are due (the scheduler calls it).
+ * seconds, or macros such as {@code @hourly}). A run creates a task of the agent's owner with the prompt
+ * (origin {@code cron}); {@link #runDue} starts the runs that are due (the scheduler calls it).
  */
 final class LocalCron {
 
@@ -35,20 +41,16 @@ final class LocalCron {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final LocalAgents agents;
-    private final ModelBackends backends;
-    private final Executor executor;
+    private final CronTasks tasks;
     private final Clock clock;
 
-    LocalCron(JdbcTemplate jdbc, TransactionTemplate transactions, LocalAgents agents, ModelBackends backends, Executor executor,
-            Clock clock) {
+    LocalCron(JdbcTemplate jdbc, TransactionTemplate transactions, LocalAgents agents, CronTasks tasks, Clock clock) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.agents = agents;
-        this.backends = backends;
-        this.executor = executor;
+        this.tasks = tasks;
         this.clock = clock;
     }
-
     Object add(RuntimeCall call, Params params) {
         UUID instance = call.instanceId().value();
         UUID agent = params.id("agentId");
@@ -143,41 +145,45 @@ final class LocalCron {
         }
     }
 
-    /** Records the run as running; once the surrounding transaction commits, asks the model and records the reply. */
+    /** Records the run with its task's id; once the surrounding transaction commits, creates the task. */
     private void start(UUID instance, UUID cron, UUID run, String trigger) {
-        Map<String, Object> entry = jdbc.queryForMap("SELECT agent_id, prompt FROM local_cron WHERE cron_id = ?", cron);
-        UUID agent = (UUID) entry.get("agent_id");
-        String prompt = (String) entry.get("prompt");
-        String model = agents.modelOf(instance, agent);
-        String instructions = agents.instructionsOf(instance, agent);
-        int inserted = jdbc.update("INSERT INTO local_cron_run (run_id, cron_id, instance_id, trigger, status, started_at)"
-                + " VALUES (?, ?, ?, ?, 'running', ?) ON CONFLICT DO NOTHING", run, cron, instance, trigger, now());
+        Map<String, Object> entry = jdbc.queryForMap("SELECT c.agent_id, c.prompt, i.owner_id FROM local_cron c"
+                + " JOIN local_instance i ON i.instance_id = c.instance_id WHERE c.cron_id = ?", cron);
+        TaskId task = TaskId.derivedFrom("cron-run:" + run);
+        int inserted = jdbc.update("INSERT INTO local_cron_run (run_id, cron_id, instance_id, trigger, status, task_id, started_at)"
+                + " VALUES (?, ?, ?, ?, 'started', ?, ?) ON CONFLICT DO NOTHING", run, cron, instance, trigger, task.value(), now());
         jdbc.update("UPDATE local_cron SET last_run_at = ? WHERE cron_id = ?", now(), cron);
         if (inserted == 0) {
             return;
         }
+        CreateTask create = new CreateTask(task, new OwnerId((UUID) entry.get("owner_id")), new AgentId((UUID) entry.get("agent_id")),
+                new InstanceId(instance), cron.toString(), TaskMessage.user((String) entry.get("prompt"), List.of()), null,
+                TaskOrigin.CRON);
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {
-                executor.execute(() -> backends.reply(model, instructions, prompt).whenComplete((reply, failure) ->
-                        jdbc.update("UPDATE local_cron_run SET status = ?, output = ?, error = ?, finished_at = ? WHERE run_id = ?",
-                                failure == null ? "succeeded" : "failed", reply,
-                                failure == null ? null : failure.getClass().getSimpleName(), now(), run)));
+                tasks.create(create);
             }
         });
     }
 
+    /** A run's status follows its task: running until the task settles, then succeeded (completed) or failed. */
     private List<Map<String, Object>> runs(UUID cron, int limit) {
-        return jdbc.query("SELECT run_id, trigger, status, output, error, started_at, finished_at FROM local_cron_run"
-                + " WHERE cron_id = ? ORDER BY started_at DESC, run_id LIMIT ?", (row, index) -> {
+        return jdbc.query("SELECT r.run_id, r.trigger, r.task_id, r.started_at, t.status, t.text, t.error_message, t.updated_at"
+                + " FROM local_cron_run r LEFT JOIN task_view t ON t.id = r.task_id"
+                + " WHERE r.cron_id = ? ORDER BY r.started_at DESC, r.run_id LIMIT ?", (row, index) -> {
+                    TaskStatus task = TaskStatus.fromWireName(row.getString("status")).orElse(TaskStatus.QUEUED);
+                    boolean done = task.isTerminal();
                     Map<String, Object> run = new LinkedHashMap<>();
                     run.put("runId", row.getString("run_id"));
                     run.put("trigger", row.getString("trigger"));
-                    run.put("status", row.getString("status"));
-                    run.put("output", row.getString("output"));
-                    run.put("error", row.getString("error"));
+                    run.put("taskId", row.getString("task_id"));
+                    run.put("taskStatus", task.wireName());
+                    run.put("status", !done ? "running" : task == TaskStatus.COMPLETED ? "succeeded" : "failed");
+                    run.put("output", task == TaskStatus.COMPLETED ? row.getString("text") : null);
+                    run.put("error", done && task != TaskStatus.COMPLETED ? row.getString("error_message") : null);
                     run.put("startedAt", text(row.getObject("started_at", OffsetDateTime.class)));
-                    run.put("finishedAt", text(row.getObject("finished_at", OffsetDateTime.class)));
+                    run.put("finishedAt", done ? text(row.getObject("updated_at", OffsetDateTime.class)) : null);
                     return run;
                 }, cron, limit);
     }

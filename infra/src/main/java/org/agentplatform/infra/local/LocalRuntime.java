@@ -1,6 +1,7 @@
 package org.agentplatform.infra.local;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -24,6 +25,9 @@ import org.agentplatform.command.operation.RuntimeOutcome.Committed;
 import org.agentplatform.command.operation.RuntimeOutcome.HarnessOperation;
 import org.agentplatform.command.operation.RuntimeOutcome.PartiallyApplied;
 import org.agentplatform.command.operation.RuntimeOutcome.Refused;
+import org.agentplatform.command.task.AgentRuntime;
+import org.agentplatform.command.task.TaskTurn;
+import org.agentplatform.command.task.TurnReports;
 import org.agentplatform.infra.catalog.LocalProvider;
 import org.agentplatform.infra.model.ModelBackends;
 import org.agentplatform.infra.model.ModelCatalog;
@@ -32,6 +36,8 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceKind;
 import org.agentplatform.kernel.operation.OperationError;
 import org.agentplatform.kernel.operation.OperationId;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.query.task.TaskChunks;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.core.type.TypeReference;
@@ -42,7 +48,7 @@ import tools.jackson.databind.json.JsonMapper;
  * contract with real, persistent state. A call is applied at most once (its outcome is recorded under
  * the operation id), is fenced by the runtime epoch, and honours the instance's injected faults.
  */
-public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning {
+public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning, AgentRuntime {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final TypeReference<List<FaultRule>> RULES = new TypeReference<>() {
@@ -59,21 +65,29 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     private final LocalMcp mcp;
     private final LocalSessions sessions;
     private final LocalModels models;
+    private final LocalAgentTurns turns;
     private final Map<OperationId, PendingCall> pending = new ConcurrentHashMap<>();
 
+    /**
+     * @param tasks       where cron entries create their tasks
+     * @param archives    where skills installed by file id are read from
+     * @param staleTurns  a running turn whose node has not touched it for this long is taken over
+     */
     public LocalRuntime(JdbcTemplate jdbc, TransactionTemplate transactions, ModelCatalog catalog, ModelBackends backends,
-            ScheduledExecutorService timers, Executor workers, Clock clock) {
+            TaskChunks chunks, TurnReports reports, CronTasks tasks, SkillArchives archives, ScheduledExecutorService timers,
+            Executor workers, Clock clock, Duration staleTurns) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.timers = timers;
         this.workers = workers;
         this.clock = clock;
         this.agents = new LocalAgents(jdbc, catalog, clock);
-        this.skills = new LocalSkills(jdbc, agents, clock);
-        this.cron = new LocalCron(jdbc, transactions, agents, backends, workers, clock);
+        this.skills = new LocalSkills(jdbc, agents, archives, clock);
+        this.cron = new LocalCron(jdbc, transactions, agents, tasks, clock);
         this.mcp = new LocalMcp(jdbc, agents, clock);
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
+        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, workers, clock, staleTurns);
     }
 
     // ---- provisioning -------------------------------------------------------------------------
@@ -100,12 +114,16 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
             jdbc.update("UPDATE local_instance SET state = 'stopped', updated_at = ? WHERE instance_id = ? AND runtime_epoch <= ?"
                     + " AND state <> 'destroyed'", now(), instance.value(), runtimeEpoch);
             abortPending(instance, "RUNTIME_STOPPED", "The instance was stopped before the runtime applied the call");
+            turns.abortOn(instance, "The agent's instance was stopped while it worked on the task");
         });
     }
 
     @Override
     public CompletionStage<Void> restart(InstanceId instance) {
-        return run(() -> abortPending(instance, "RUNTIME_RESTARTED", "The runtime restarted before it applied the call"));
+        return run(() -> {
+            abortPending(instance, "RUNTIME_RESTARTED", "The runtime restarted before it applied the call");
+            turns.abortOn(instance, "The agent's instance restarted while it worked on the task");
+        });
     }
 
     @Override
@@ -113,6 +131,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         return run(() -> {
             jdbc.update("UPDATE local_instance SET state = 'destroyed', updated_at = ? WHERE instance_id = ?", now(), instance.value());
             abortPending(instance, "RUNTIME_DESTROYED", "The instance was destroyed before the runtime applied the call");
+            turns.abortOn(instance, "The agent's instance was destroyed while it worked on the task");
         });
     }
 
@@ -231,6 +250,23 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     /** Starts the cron runs that are due (called by the scheduler). */
     public void runDueCron() {
         cron.runDue();
+    }
+
+    // ---- tasks --------------------------------------------------------------------------------
+
+    @Override
+    public void startTurn(TaskTurn turn) {
+        turns.start(turn);
+    }
+
+    @Override
+    public void stopTurn(TaskId task) {
+        turns.stop(task);
+    }
+
+    /** Keeps this node's turns alive, takes over silent nodes' turns, reports unreported outcomes (called by the sweeper). */
+    public void recoverTurns() {
+        turns.recover();
     }
 
     // ---- faults -------------------------------------------------------------------------------

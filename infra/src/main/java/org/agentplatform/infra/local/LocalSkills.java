@@ -1,5 +1,7 @@
 package org.agentplatform.infra.local;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,11 +34,13 @@ final class LocalSkills {
 
     private final JdbcTemplate jdbc;
     private final LocalAgents agents;
+    private final SkillArchives archives;
     private final Clock clock;
 
-    LocalSkills(JdbcTemplate jdbc, LocalAgents agents, Clock clock) {
+    LocalSkills(JdbcTemplate jdbc, LocalAgents agents, SkillArchives archives, Clock clock) {
         this.jdbc = jdbc;
         this.agents = agents;
+        this.archives = archives;
         this.clock = clock;
     }
 
@@ -54,9 +58,11 @@ final class LocalSkills {
         UUID agent = params.id("agentId");
         agents.require(instance, agent);
         String name = params.text("name", MAX_NAME);
-        List<SkillFile> files = files(params.optionalList("files"));
+        List<SkillFile> files = params.optionalText("fileId") != null
+                ? SkillArchive.unpack(read(params.id("fileId"), params.text("sha256", 64), params.optionalInteger("sizeBytes")))
+                : files(params.optionalList("files"));
         if (files.stream().noneMatch(file -> file.path().equals(MANIFEST))) {
-            throw RuntimeRefusal.invalidParams("'files' must contain " + MANIFEST);
+            throw RuntimeRefusal.invalidParams("The skill folder must contain " + MANIFEST);
         }
         String version = params.optionalText("version") == null ? "1" : params.optionalText("version");
         OffsetDateTime now = now();
@@ -113,6 +119,23 @@ final class LocalSkills {
         jdbc.update("DELETE FROM local_skill_file WHERE instance_id = ? AND agent_id = ? AND skill = ?", instance, agent, name);
         jdbc.update("DELETE FROM local_skill WHERE instance_id = ? AND agent_id = ? AND name = ?", instance, agent, name);
         return Map.of("agentId", agent.toString(), "name", name, "uninstalled", true);
+    }
+
+    /** The archive's bytes, checked against the digest the install named (the file is immutable; this proves it). */
+    private byte[] read(UUID fileId, String sha256, Integer sizeBytes) {
+        if (sizeBytes == null || sizeBytes < 1 || sizeBytes > SkillArchive.MAX_BYTES) {
+            throw RuntimeRefusal.invalidParams("'sizeBytes' must be between 1 and " + SkillArchive.MAX_BYTES);
+        }
+        byte[] bytes;
+        try (InputStream in = archives.open(fileId)) {
+            bytes = in.readNBytes(SkillArchive.MAX_BYTES + 1);
+        } catch (IOException failure) {
+            throw RuntimeRefusal.invalidParams("The skill archive " + fileId + " cannot be read: " + failure.getMessage());
+        }
+        if (bytes.length != sizeBytes || !sha256(bytes).equalsIgnoreCase(sha256)) {
+            throw RuntimeRefusal.invalidParams("The skill archive " + fileId + " does not match its sha256 and size");
+        }
+        return bytes;
     }
 
     private void requireInstalled(UUID instance, UUID agent, String name) {
@@ -185,7 +208,7 @@ final class LocalSkills {
         return text == null ? new byte[0] : text.toString().getBytes(StandardCharsets.UTF_8);
     }
 
-    private static String sha256(byte[] content) {
+    static String sha256(byte[] content) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
         } catch (NoSuchAlgorithmException impossible) {

@@ -4,53 +4,67 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
+import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.reactive.function.client.WebClient;
+import reactor.core.publisher.Flux;
 import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Where agents' replies come from: {@code echo} answers deterministically from the prompt; other models
- * go to the OpenAI-compatible chat-completions endpoint that is configured (its key never leaves this class).
+ * Where agents' replies come from: {@code echo} models answer deterministically (the local runtime's
+ * scriptable echo agent); other models stream from the configured OpenAI-compatible chat-completions
+ * endpoint (its key never leaves this class).
  */
 public final class ModelBackends {
 
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final ParameterizedTypeReference<ServerSentEvent<String>> EVENTS = new ParameterizedTypeReference<>() {
+    };
+    private static final String DONE = "[DONE]";
+
     private final ModelCatalog catalog;
     private final WebClient openAi;
-    private final Duration timeout;
+    private final Duration idleTimeout;
 
-    /** @param openAi a client with the endpoint's base URL and key, or null when none is configured */
-    public ModelBackends(ModelCatalog catalog, WebClient openAi, Duration timeout) {
-        this.catalog = catalog;
-        this.openAi = openAi;
-        this.timeout = timeout;
+    /** One message of a chat so far: {@code user} or {@code assistant}. */
+    public record ChatMessage(String role, String content) {
     }
 
-    public CompletionStage<String> reply(String model, String instructions, String prompt) {
+    /** @param openAi a client with the endpoint's base URL and key, or null when none is configured */
+    public ModelBackends(ModelCatalog catalog, WebClient openAi, Duration idleTimeout) {
+        this.catalog = catalog;
+        this.openAi = openAi;
+        this.idleTimeout = idleTimeout;
+    }
+
+    /** Whether the model answers through the echo agent (also every model when no endpoint is configured). */
+    public boolean isEcho(String model) {
         String backend = catalog.find(model).map(offer -> offer.backend()).orElse(ModelCatalog.ECHO_BACKEND);
-        if (ModelCatalog.ECHO_BACKEND.equals(backend) || openAi == null) {
-            return CompletableFuture.completedFuture(echo(prompt));
-        }
+        return ModelCatalog.ECHO_BACKEND.equals(backend) || openAi == null;
+    }
+
+    /** The model's reply to the chat, as the deltas the endpoint streams; fails when the endpoint fails or stalls. */
+    public Flux<String> stream(String model, String instructions, List<ChatMessage> chat) {
         List<Map<String, String>> messages = new ArrayList<>();
         if (instructions != null && !instructions.isBlank()) {
             messages.add(Map.of("role", "system", "content", instructions));
         }
-        messages.add(Map.of("role", "user", "content", prompt));
+        chat.forEach(message -> messages.add(Map.of("role", message.role(), "content", message.content())));
         return openAi.post().uri("/chat/completions")
                 .contentType(MediaType.APPLICATION_JSON)
-                .header(HttpHeaders.ACCEPT, MediaType.APPLICATION_JSON_VALUE)
-                .bodyValue(Map.of("model", model, "messages", messages))
+                .header(HttpHeaders.ACCEPT, MediaType.TEXT_EVENT_STREAM_VALUE)
+                .bodyValue(Map.of("model", model, "messages", messages, "stream", true))
                 .retrieve()
-                .bodyToMono(JsonNode.class)
-                .timeout(timeout)
-                .map(body -> body.at("/choices/0/message/content").asString(""))
-                .toFuture();
-    }
-
-    /** The echo model: the prompt back, prefixed, so tests and users can predict every reply. */
-    public static String echo(String prompt) {
-        return "echo: " + prompt;
+                .bodyToFlux(EVENTS)
+                .timeout(idleTimeout)
+                .mapNotNull(ServerSentEvent::data)
+                .takeWhile(data -> !DONE.equals(data.strip()))
+                .map(data -> JSON.readTree(data).at("/choices/0/delta/content"))
+                .filter(JsonNode::isString)
+                .map(JsonNode::asString)
+                .filter(delta -> !delta.isEmpty());
     }
 }

@@ -3,12 +3,15 @@ package org.agentplatform.infra.operation;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
 import java.time.Clock;
 import java.util.List;
+import javax.crypto.SecretKey;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.agentplatform.api.instance.RuntimeFaults;
 import org.agentplatform.api.operation.OperationSettings;
 import org.agentplatform.command.CommandSideModule;
+import org.agentplatform.command.ProcessCommands;
+import org.agentplatform.command.task.TurnReports;
 import org.agentplatform.command.instance.InstanceLifecycle;
 import org.agentplatform.command.operation.OperationDispatcher;
 import org.agentplatform.command.operation.OperationProjector;
@@ -17,6 +20,7 @@ import org.agentplatform.infra.database.DatabaseConfiguration;
 import org.agentplatform.infra.database.DatabaseServer;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.infra.local.LocalRuntimeFaults;
+import org.agentplatform.infra.local.SkillArchives;
 import org.agentplatform.infra.model.ModelBackends;
 import org.agentplatform.infra.model.ModelCatalog;
 import org.agentplatform.infra.secret.SecretVault;
@@ -28,6 +32,8 @@ import org.agentplatform.query.instance.InstanceProjection;
 import org.agentplatform.query.instance.R2dbcInstanceReads;
 import org.agentplatform.query.operation.OperationViewProjection;
 import org.agentplatform.query.operation.R2dbcOperationReads;
+import org.agentplatform.query.task.TaskChunks;
+import org.agentplatform.query.task.TaskProjection;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -66,8 +72,11 @@ public class OperationsConfiguration {
 
     @Bean
     LocalRuntime localRuntime(JdbcTemplate jdbc, PlatformTransactionManager transactions, ModelCatalog catalog, ModelBackends backends,
-            ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, Clock clock) {
-        return new LocalRuntime(jdbc, new TransactionTemplate(transactions), catalog, backends, runtimeTimers, runtimeExecutor, clock);
+            TaskChunks taskChunks, TurnReports turnReports, CommandGateway commands, SkillArchives skillArchives,
+            ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, Clock clock, PlatformProperties properties) {
+        return new LocalRuntime(jdbc, new TransactionTemplate(transactions), catalog, backends, taskChunks, turnReports,
+                command -> ProcessCommands.send(commands, command), skillArchives, runtimeTimers, runtimeExecutor, clock,
+                properties.tasks().turnTakeover());
     }
 
     @Bean
@@ -131,12 +140,17 @@ public class OperationsConfiguration {
     @Bean(destroyMethod = "close")
     ChangeFeed changeFeed(DatabaseServer server) {
         return new ChangeFeed(new PostgresqlConnectionFactory(DatabaseConfiguration.r2dbc(server.endpoint())),
-                List.of(OperationViewProjection.CHANNEL));
+                List.of(OperationViewProjection.CHANNEL, TaskProjection.CHANNEL));
     }
 
     @Bean
-    SecretVault secretVault(DatabaseClient database, PlatformProperties properties, Clock clock) {
-        return new SecretVault(database, VaultKey.resolve(properties.secrets().key(), properties.dataDir()), clock);
+    SecretKey vaultKey(PlatformProperties properties) {
+        return VaultKey.resolve(properties.secrets().key(), properties.dataDir());
+    }
+
+    @Bean
+    SecretVault secretVault(DatabaseClient database, SecretKey vaultKey, Clock clock) {
+        return new SecretVault(database, vaultKey, clock);
     }
 
     @Bean

@@ -68,7 +68,9 @@ class SkillHttpTest extends ApiTest {
         assertError(install(Map.of("name", "x", "files", List.of(Map.of("path", "SKILL.md", "content_b64", "%%%")))), 400,
                 "invalid_param", "files[0].content_b64");
         assertError(install(Map.of("name", "x", "file_id", "f1", "size_bytes", 10)), 400, "missing_param", "sha256");
-        assertError(install(Map.of("name", "x", "file_id", "f1", "sha256", "ab", "size_bytes", 10)), 400, "invalid_param", "file_id");
+        assertError(install(Map.of("name", "x", "file_id", "f1", "sha256", "ab", "size_bytes", 10)), 400, "invalid_param", "sha256");
+        assertError(install(Map.of("name", "x", "file_id", "f1", "sha256", "ab".repeat(32), "size_bytes", 10)), 400, "invalid_param",
+                "file_id");
     }
 
     @Test

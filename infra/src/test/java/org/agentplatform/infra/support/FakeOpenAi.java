@@ -1,5 +1,6 @@
 package org.agentplatform.infra.support;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,7 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A real OpenAI-compatible chat-completions endpoint for tests: answers {@code "fake reply to: <prompt>"}
- * when called with the expected key, 401 otherwise.
+ * (streamed word by word when asked to stream) when called with the expected key, 401 otherwise.
  */
 public final class FakeOpenAi {
 
@@ -26,29 +27,33 @@ public final class FakeOpenAi {
 
     private final HttpServer server;
     private final AtomicInteger completions = new AtomicInteger();
+    private volatile int lastChat;
 
     private FakeOpenAi() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/v1/chat/completions", exchange -> {
-            byte[] answer;
-            int status;
             if (!("Bearer " + KEY).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
-                status = 401;
-                answer = "{\"error\":{\"message\":\"bad key\"}}".getBytes(StandardCharsets.UTF_8);
-            } else {
-                JsonNode request = JSON.readTree(exchange.getRequestBody().readAllBytes());
-                JsonNode messages = request.get("messages");
-                String prompt = messages.get(messages.size() - 1).get("content").asString();
-                completions.incrementAndGet();
-                status = 200;
-                answer = JSON.writeValueAsBytes(Map.of("model", request.get("model").asString(), "choices",
-                        List.of(Map.of("index", 0, "message", Map.of("role", "assistant", "content", "fake reply to: " + prompt)))));
+                send(exchange, 401, "application/json", "{\"error\":{\"message\":\"bad key\"}}".getBytes(StandardCharsets.UTF_8));
+                return;
             }
-            exchange.getResponseHeaders().set("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, answer.length);
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(answer);
+            JsonNode request = JSON.readTree(exchange.getRequestBody().readAllBytes());
+            JsonNode messages = request.get("messages");
+            String prompt = messages.get(messages.size() - 1).get("content").asString();
+            String reply = "fake reply to: " + prompt;
+            completions.incrementAndGet();
+            lastChat = messages.size();
+            if (!request.path("stream").asBoolean(false)) {
+                send(exchange, 200, "application/json", JSON.writeValueAsBytes(Map.of("model", request.get("model").asString(), "choices",
+                        List.of(Map.of("index", 0, "message", Map.of("role", "assistant", "content", reply))))));
+                return;
             }
+            StringBuilder events = new StringBuilder();
+            for (String word : reply.split("(?<= )")) {
+                events.append("data: ").append(JSON.writeValueAsString(Map.of("choices",
+                        List.of(Map.of("index", 0, "delta", Map.of("content", word)))))).append("\n\n");
+            }
+            events.append("data: [DONE]\n\n");
+            send(exchange, 200, "text/event-stream", events.toString().getBytes(StandardCharsets.UTF_8));
         });
         server.start();
     }
@@ -70,5 +75,18 @@ public final class FakeOpenAi {
 
     public int completions() {
         return completions.get();
+    }
+
+    /** How many messages (system prompt included) the latest completion was asked with. */
+    public int lastChatLength() {
+        return lastChat;
+    }
+
+    private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.sendResponseHeaders(status, body.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+        }
     }
 }

@@ -123,6 +123,41 @@ public final class PlatformClient {
                 .block(PATIENCE);
     }
 
+    /** Creates a task on the agent (202 at once) and answers its id. */
+    public String task(String agentId, String message) {
+        return task(agentId, Map.of("message", message)).at("/data/task_id").asString();
+    }
+
+    public JsonNode task(String agentId, Map<String, ?> body) {
+        return body(post("/api/v1/agents/{a}/tasks", agentId).contentType(MediaType.APPLICATION_JSON).bodyValue(body).exchange(), 202);
+    }
+
+    public JsonNode taskView(String agentId, String taskId) {
+        return body(get("/api/v1/agents/{a}/tasks/{t}", agentId, taskId).exchange(), 200).get("data");
+    }
+
+    public JsonNode awaitTask(String agentId, String taskId, String status) {
+        return await(() -> taskView(agentId, taskId), task -> status.equals(task.get("status").asString()),
+                "task " + taskId + " " + status);
+    }
+
+    /** The task's SSE frames after {@code lastEventId} (null: from the start), at most {@code count}, or all until the stream ends. */
+    public List<ServerSentEvent<String>> taskEvents(String agentId, String taskId, String lastEventId, int count) {
+        WebTestClient.RequestHeadersSpec<?> request = get("/api/v1/agents/{a}/tasks/{t}/events", agentId, taskId)
+                .accept(MediaType.TEXT_EVENT_STREAM);
+        if (lastEventId != null) {
+            request = request.header("Last-Event-ID", lastEventId);
+        }
+        return request.exchange().expectStatus().isOk()
+                .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() {
+                })
+                .getResponseBody()
+                .filter(event -> event.event() != null)
+                .take(count)
+                .collectList()
+                .block(PATIENCE);
+    }
+
     public static JsonNode data(ServerSentEvent<String> event) {
         return JSON.readTree(event.data());
     }

@@ -9,6 +9,8 @@ import static org.agentplatform.kernel.error.ErrorType.PERMISSION_ERROR;
 import static org.agentplatform.kernel.error.ErrorType.RATE_LIMIT_ERROR;
 import static org.agentplatform.kernel.error.ErrorType.VALIDATION_ERROR;
 
+import java.util.Optional;
+
 /**
  * Every stable {@code error.code} of the contract with its HTTP status. Adding a code is a minor
  * change; renaming or removing one is a major change.
@@ -62,5 +64,14 @@ public enum ErrorCode {
 
     public ErrorType type() {
         return type;
+    }
+
+    public static Optional<ErrorCode> fromWireName(String wireName) {
+        for (ErrorCode code : values()) {
+            if (code.wireName.equals(wireName)) {
+                return Optional.of(code);
+            }
+        }
+        return Optional.empty();
     }
 }

@@ -1,0 +1,37 @@
+package org.agentplatform.api.task;
+
+import java.util.UUID;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.web.PathIds;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.query.task.TaskReads;
+import org.agentplatform.query.task.TaskRecord;
+import reactor.core.publisher.Mono;
+
+/** A task is the caller's who created it, under the agent it was created for; anything else is 404 {@code agent_not_found}. */
+final class TaskAccess {
+
+    private TaskAccess() {
+    }
+
+    static Mono<TaskRecord> owned(TaskReads tasks, AgentId agent, String taskId, OwnerId caller) {
+        TaskId id = parse(taskId);
+        return tasks.find(id)
+                .filter(task -> task.ownerId().equals(caller) && task.agentId().equals(agent))
+                .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.AGENT_NOT_FOUND, "No task " + taskId + " of agent " + agent)));
+    }
+
+    private static TaskId parse(String taskId) {
+        if (taskId.isBlank() || taskId.length() > PathIds.MAX_LENGTH) {
+            throw ApiException.invalidParam("taskId", "'taskId' must be 1 to " + PathIds.MAX_LENGTH + " characters");
+        }
+        try {
+            return new TaskId(UUID.fromString(taskId));
+        } catch (IllegalArgumentException notATaskId) {
+            throw new ApiException(ErrorCode.AGENT_NOT_FOUND, "No task " + taskId);
+        }
+    }
+}

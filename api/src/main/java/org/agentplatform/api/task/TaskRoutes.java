@@ -1,0 +1,238 @@
+package org.agentplatform.api.task;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.agentplatform.api.agent.AgentAccess;
+import org.agentplatform.api.agent.AgentAvailability;
+import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.command.Commands;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.task.TaskRequests.CancelRequest;
+import org.agentplatform.api.task.TaskRequests.ContinueRequest;
+import org.agentplatform.api.task.TaskRequests.CreateRequest;
+import org.agentplatform.api.task.TaskRequests.NewMessage;
+import org.agentplatform.api.task.TaskRequests.NewTask;
+import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.task.TaskCommand.CancelTask;
+import org.agentplatform.kernel.task.TaskCommand.ContinueTask;
+import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TaskOrigin;
+import org.agentplatform.query.agent.AgentReads;
+import org.agentplatform.query.task.TaskReads;
+import org.agentplatform.query.task.TaskRecord;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Asynchronous agent tasks: create (202 at once), list, read, cancel, continue, the message log and the
+ * SSE stream of one task, and the caller's inbox across agents ({@code GET /tasks}).
+ */
+@RestController
+final class TaskRoutes {
+
+    static final String RESUME_HEADER = "Last-Event-ID";
+    private static final Duration READ_YOUR_WRITE = Duration.ofSeconds(5);
+    private static final Pattern OFFSET = Pattern.compile("0|[1-9][0-9]{0,18}");
+    private static final int DEFAULT_LIMIT = 50;
+    private static final int MAX_LIMIT = 200;
+    private static final int DEFAULT_LOG_LIMIT = 100;
+    private static final int MAX_LOG_LIMIT = 1000;
+
+    private final TaskStarter starter;
+    private final Commands commands;
+    private final TaskReads tasks;
+    private final AgentReads agents;
+    private final AgentAvailability availability;
+    private final TaskStream stream;
+    private final Clock clock;
+
+    TaskRoutes(TaskStarter starter, Commands commands, TaskReads tasks, AgentReads agents, AgentAvailability availability,
+            TaskStream stream, Clock clock) {
+        this.starter = starter;
+        this.commands = commands;
+        this.tasks = tasks;
+        this.agents = agents;
+        this.availability = availability;
+        this.stream = stream;
+        this.clock = clock;
+    }
+
+    @PostMapping(path = "/api/v1/agents/{agentId}/tasks", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    Mono<ApiResponse<TaskView>> create(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+            @RequestBody CreateRequest request, ServerWebExchange exchange) {
+        AgentId agent = AgentAccess.parse(agentId);
+        NewTask task = request.validated();
+        Instant now = clock.instant();
+        return starter.start(caller, exchange, agent, task, TaskOrigin.TASKS)
+                .flatMap(created -> tasks.awaitVersion(created.taskId(), 0, READ_YOUR_WRITE)
+                        .map(TaskView::of)
+                        .defaultIfEmpty(TaskView.accepted(created.taskId(), created.contextId(), agent, TaskOrigin.TASKS,
+                                task.deadline() == null ? null : now.plus(task.deadline()), now)))
+                .map(ApiResponse::of);
+    }
+
+    @GetMapping("/api/v1/agents/{agentId}/tasks")
+    Mono<ApiResponse<TaskList>> list(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+            @RequestParam(required = false) String limit, @RequestParam(required = false) String since) {
+        AgentId agent = AgentAccess.parse(agentId);
+        int clamped = limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        Long after = since == null ? null : offset("since", since);
+        return AgentAccess.readable(agents, agent, caller.ownerId())
+                .flatMap(found -> page(tasks.list(caller.ownerId(), agent, after, clamped), after));
+    }
+
+    /** The caller's tasks across agents: newest changes first, or with {@code since} every change after it, oldest first. */
+    @GetMapping("/api/v1/tasks")
+    Mono<ApiResponse<TaskList>> inbox(@AuthenticationPrincipal Caller caller, @RequestParam(required = false) String limit,
+            @RequestParam(required = false) String since, @RequestParam(required = false) String agentId) {
+        int clamped = limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        Long after = since == null ? null : offset("since", since);
+        AgentId agent = agentId == null ? null : agentFilter(agentId);
+        return page(tasks.list(caller.ownerId(), agent, after, clamped), after);
+    }
+
+    @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}")
+    Mono<ApiResponse<TaskView>> get(@AuthenticationPrincipal Caller caller, @PathVariable String agentId, @PathVariable String taskId) {
+        return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
+                .flatMap(task -> tasks.history(task.id(), TaskView.SCAN_CAP).map(history -> TaskView.of(task, history)))
+                .map(ApiResponse::of);
+    }
+
+    @PostMapping("/api/v1/agents/{agentId}/tasks/{taskId}/cancel")
+    Mono<ApiResponse<TaskView>> cancel(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+            @PathVariable String taskId, @RequestBody(required = false) CancelRequest request, ServerWebExchange exchange) {
+        String reason = request == null ? null : request.validatedReason();
+        return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
+                .flatMap(task -> commands.<Long>send(new CancelTask(task.id(), caller.ownerId(), reason), caller, exchange,
+                                ErrorCode.AGENT_NOT_FOUND)
+                        .flatMap(version -> tasks.awaitVersion(task.id(), version, READ_YOUR_WRITE)))
+                .switchIfEmpty(Mono.error(() -> notVisibleYet()))
+                .map(task -> ApiResponse.of(TaskView.of(task)));
+    }
+
+    @PostMapping(path = "/api/v1/agents/{agentId}/tasks/{taskId}/continue", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ResponseStatus(HttpStatus.ACCEPTED)
+    Mono<ApiResponse<TaskView>> resume(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+            @PathVariable String taskId, @RequestBody ContinueRequest request, ServerWebExchange exchange) {
+        NewMessage message = request.validated();
+        return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
+                .flatMap(task -> starter.attachments(caller.ownerId(), message.attachments())
+                        .flatMap(attached -> availability.serving(caller, exchange, task.instanceId())
+                                .then(commands.<Long>send(new ContinueTask(task.id(), caller.ownerId(),
+                                        TaskMessage.user(message.message(), attached)), caller, exchange, ErrorCode.AGENT_NOT_FOUND)))
+                        .flatMap(version -> tasks.awaitVersion(task.id(), version, READ_YOUR_WRITE)))
+                .switchIfEmpty(Mono.error(() -> notVisibleYet()))
+                .map(task -> ApiResponse.of(TaskView.of(task)));
+    }
+
+    /** The task's log: every row after {@code since}; streaming chunks only with {@code include_deltas=true}. */
+    @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}/messages")
+    Mono<ApiResponse<MessageLog>> messages(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+            @PathVariable String taskId, @RequestParam(required = false) String since,
+            @RequestParam(name = "include_deltas", required = false) String includeDeltas, @RequestParam(required = false) String limit) {
+        long after = since == null ? -1 : offset("since", since);
+        boolean deltas = flag("include_deltas", includeDeltas);
+        int clamped = limit(limit, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT);
+        return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
+                .flatMap(task -> tasks.log(task.id(), after, deltas, clamped).map(TaskView.EntryView::of).collectList()
+                        .zipWhen(rows -> tasks.find(task.id()))
+                        .map(found -> {
+                            List<TaskView.EntryView> rows = found.getT1();
+                            long last = rows.isEmpty() ? after : rows.getLast().offset();
+                            return new MessageLog(task.id().toString(), rows, Math.max(found.getT2().lastOffset(), last),
+                                    Math.max(last, 0), rows.size() == clamped);
+                        }))
+                .map(ApiResponse::of);
+    }
+
+    /** The task's SSE stream, resumable with {@code Last-Event-ID} (or {@code ?since=}): rows with a greater offset follow. */
+    @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}/events")
+    Mono<ResponseEntity<Flux<?>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+            @PathVariable String taskId, @RequestHeader(name = RESUME_HEADER, required = false) String lastEventId,
+            @RequestParam(required = false) String since) {
+        long cursor = lastEventId != null ? offset(RESUME_HEADER, lastEventId) : since != null ? offset("since", since) : -1;
+        return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
+                .map(task -> ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM).body(stream.after(task, cursor)));
+    }
+
+    private static Mono<ApiResponse<TaskList>> page(Flux<TaskRecord> found, Long since) {
+        return found.map(TaskView::of).collectList().map(list -> {
+            long next = list.stream().mapToLong(TaskView::offset).max().orElse(since == null ? 0 : since);
+            return ApiResponse.of(new TaskList(list, next));
+        });
+    }
+
+    private static AgentId agentFilter(String agentId) {
+        try {
+            return new AgentId(UUID.fromString(agentId));
+        } catch (IllegalArgumentException notAnAgentId) {
+            throw ApiException.invalidParam("agentId", "'agentId' must be an agent id");
+        }
+    }
+
+    private static int limit(String limit, int fallback, int max) {
+        if (limit == null) {
+            return fallback;
+        }
+        try {
+            return (int) Math.max(1, Math.min(max, Long.parseLong(limit)));
+        } catch (NumberFormatException notANumber) {
+            throw ApiException.invalidParam("limit", "'limit' must be an integer");
+        }
+    }
+
+    private static long offset(String param, String value) {
+        if (value.length() > 128 || !OFFSET.matcher(value).matches()) {
+            throw ApiException.invalidParam(param, "'" + param + "' must be an offset this API returned");
+        }
+        return Long.parseLong(value);
+    }
+
+    private static boolean flag(String param, String value) {
+        if (value == null || value.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (value.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw ApiException.invalidParam(param, "'" + param + "' must be true or false");
+    }
+
+    private static ApiException notVisibleYet() {
+        return new ApiException(ErrorCode.SERVICE_TIMEOUT, "The change was accepted but is not visible yet; read the task again shortly");
+    }
+
+    /** A page of tasks; {@code next_since} is the largest offset listed (pass it as {@code since} to see later changes). */
+    record TaskList(List<TaskView> tasks, @JsonProperty("next_since") long nextSince) {
+    }
+
+    /** A page of a task's log; {@code latest_offset} is the log's true maximum, {@code next_since} the cursor for the next page. */
+    record MessageLog(
+            @JsonProperty("task_id") String taskId,
+            List<TaskView.EntryView> messages,
+            @JsonProperty("latest_offset") long latestOffset,
+            @JsonProperty("next_since") long nextSince,
+            @JsonProperty("has_more") boolean hasMore) {
+    }
+}

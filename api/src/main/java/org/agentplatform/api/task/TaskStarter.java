@@ -1,0 +1,94 @@
+package org.agentplatform.api.task;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.agentplatform.api.agent.AgentAccess;
+import org.agentplatform.api.agent.AgentAvailability;
+import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.command.Commands;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.file.FileStore;
+import org.agentplatform.api.task.TaskRequests.AttachmentRequest;
+import org.agentplatform.api.task.TaskRequests.NewTask;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.task.Attachment;
+import org.agentplatform.kernel.task.TaskCommand.CreateTask;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TaskOrigin;
+import org.agentplatform.query.agent.AgentReads;
+import org.agentplatform.query.agent.AgentRecord;
+import org.springframework.stereotype.Component;
+import org.springframework.web.server.ServerWebExchange;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Creating a task, for the tasks API and invoke alike: the agent must be readable by the caller (own or
+ * public), its attachments confirmed files of the caller, its instance running. An idempotency key makes
+ * the task id derive from it, so a repeat collides (409 {@code conflict}) instead of creating twice.
+ */
+@Component
+final class TaskStarter {
+
+    private final Commands commands;
+    private final AgentReads agents;
+    private final AgentAvailability availability;
+    private final FileStore files;
+    private final Clock clock;
+
+    TaskStarter(Commands commands, AgentReads agents, AgentAvailability availability, FileStore files, Clock clock) {
+        this.commands = commands;
+        this.agents = agents;
+        this.availability = availability;
+        this.files = files;
+        this.clock = clock;
+    }
+
+    /** What was created: the task id and context id the caller gets at once. */
+    record Created(TaskId taskId, String contextId, AgentRecord agent) {
+    }
+
+    Mono<Created> start(Caller caller, ServerWebExchange exchange, AgentId agent, NewTask request, TaskOrigin origin) {
+        Instant deadline = request.deadline() == null ? null : clock.instant().plus(request.deadline());
+        return AgentAccess.readable(agents, agent, caller.ownerId())
+                .flatMap(found -> attachments(caller.ownerId(), request.attachments())
+                        .flatMap(attached -> availability.serving(caller, exchange, found.instanceId())
+                                .then(create(caller, exchange, found, request, origin, deadline, attached))));
+    }
+
+    /** The caller's confirmed files, in order; the first that is not one is 400 {@code invalid_param} naming it. */
+    Mono<List<Attachment>> attachments(OwnerId owner, List<AttachmentRequest> requested) {
+        return Flux.range(0, requested.size())
+                .concatMap(index -> {
+                    AttachmentRequest attachment = requested.get(index);
+                    return files.confirmed(owner, attachment.fileId())
+                            .switchIfEmpty(Mono.error(() -> ApiException.invalidParam("attachments[" + index + "].file_id",
+                                    "No uploaded file " + attachment.fileId() + " of this owner")))
+                            .map(file -> new Attachment(file.fileId(), attachment.name() != null ? attachment.name() : file.filename(),
+                                    file.contentType(), file.sizeBytes(), file.sha256()));
+                })
+                .collectList();
+    }
+
+    private Mono<Created> create(Caller caller, ServerWebExchange exchange, AgentRecord agent, NewTask request, TaskOrigin origin,
+            Instant deadline, List<Attachment> attachments) {
+        TaskId task = request.idempotencyKey() == null ? TaskId.random()
+                : TaskId.derivedFrom(String.join("\n", "task", caller.ownerId().toString(), agent.id().toString(), origin.wireName(),
+                        request.idempotencyKey()));
+        String contextId = request.contextId() != null ? request.contextId() : UUID.randomUUID().toString();
+        CreateTask command = new CreateTask(task, caller.ownerId(), agent.id(), agent.instanceId(), contextId,
+                TaskMessage.user(request.message(), attachments), deadline, origin);
+        return commands.send(command, caller, exchange, ErrorCode.AGENT_NOT_FOUND)
+                .onErrorMap(ApiException.class, refused -> refused.code() == ErrorCode.CONFLICT
+                        ? new ApiException(ErrorCode.CONFLICT, "Duplicate idempotency_key: a task was created with this key already",
+                                "", Map.of("task_id", task.toString()), null)
+                        : refused)
+                .thenReturn(new Created(task, contextId, agent));
+    }
+}

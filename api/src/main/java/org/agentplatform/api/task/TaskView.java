@@ -1,0 +1,86 @@
+package org.agentplatform.api.task;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.task.TaskOrigin;
+import org.agentplatform.kernel.task.TaskStatus;
+import org.agentplatform.query.task.TaskLogEntry;
+import org.agentplatform.query.task.TaskReads;
+import org.agentplatform.query.task.TaskRecord;
+
+/**
+ * The wire shape of a task ({@code TaskResponse}). {@code text} is the agent's latest message; {@code error}
+ * says why a task ended badly; {@code offset} is the offset of its latest event (the inbox's cursor),
+ * {@code latest_offset} the true maximum of its log. A single task read adds {@code history} (messages of
+ * the newest 1000 log rows) and {@code truncated} (older rows were left out).
+ */
+record TaskView(
+        @JsonProperty("task_id") String taskId,
+        @JsonProperty("context_id") String contextId,
+        @JsonProperty("agent_id") String agentId,
+        String status,
+        @JsonProperty("final") boolean isFinal,
+        String origin,
+        String text,
+        @JsonProperty("is_error") boolean isError,
+        ErrorView error,
+        @JsonProperty("deadline_at") Instant deadlineAt,
+        long offset,
+        @JsonProperty("latest_offset") long latestOffset,
+        @JsonProperty("created_at") Instant createdAt,
+        @JsonProperty("updated_at") Instant updatedAt,
+        @JsonInclude(JsonInclude.Include.NON_NULL) List<EntryView> history,
+        @JsonInclude(JsonInclude.Include.NON_NULL) Boolean truncated) {
+
+    /** The history a single task read shows: at most this many log rows are scanned. */
+    static final int SCAN_CAP = 1000;
+
+    record ErrorView(String code, String message) {
+    }
+
+    /** One log row: fields that do not apply to its kind are left out. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record EntryView(
+            long offset,
+            String kind,
+            int turn,
+            String role,
+            String status,
+            @JsonProperty("final") Boolean isFinal,
+            String text,
+            List<Object> attachments,
+            Map<String, Object> data,
+            Instant timestamp) {
+
+        static EntryView of(TaskLogEntry entry) {
+            Boolean terminal = entry.status() == null ? null
+                    : TaskStatus.fromWireName(entry.status()).map(status -> status.isTerminal()).orElse(false);
+            return new EntryView(entry.offset(), entry.kind(), entry.turn(), entry.role(), entry.status(), terminal, entry.text(),
+                    entry.attachments().isEmpty() ? null : entry.attachments(), entry.data(), entry.occurredAt());
+        }
+    }
+
+    /** A task just created whose snapshot is not readable yet: what the create itself knows. */
+    static TaskView accepted(TaskId task, String contextId, AgentId agent, TaskOrigin origin, Instant deadline, Instant now) {
+        return new TaskView(task.toString(), contextId, agent.toString(), TaskStatus.QUEUED.wireName(), false, origin.wireName(), null,
+                false, null, deadline, 0, 0, now, now, null, null);
+    }
+
+    static TaskView of(TaskRecord task) {
+        return of(task, null);
+    }
+
+    static TaskView of(TaskRecord task, TaskReads.History history) {
+        ErrorView error = TaskError.of(task).map(failure -> new ErrorView(failure.code(), failure.message())).orElse(null);
+        return new TaskView(task.id().toString(), task.contextId(), task.agentId().toString(), task.status().wireName(),
+                task.status().isTerminal(), task.origin().wireName(), task.text(), error != null, error, task.deadline(),
+                task.changeOffset(), task.lastOffset(), task.createdAt(), task.updatedAt(),
+                history == null ? null : history.entries().stream().filter(entry -> entry.role() != null).map(EntryView::of).toList(),
+                history == null ? null : history.truncated());
+    }
+}

@@ -1,0 +1,325 @@
+package org.agentplatform.infra.local;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.agentplatform.command.task.TaskTurn;
+import org.agentplatform.command.task.TurnOutcome;
+import org.agentplatform.command.task.TurnOutcome.AgentFailed;
+import org.agentplatform.command.task.TurnOutcome.NeedsAuth;
+import org.agentplatform.command.task.TurnOutcome.NeedsInput;
+import org.agentplatform.command.task.TurnOutcome.Rejected;
+import org.agentplatform.command.task.TurnOutcome.Replied;
+import org.agentplatform.command.task.TurnOutcome.Unavailable;
+import org.agentplatform.command.task.TurnReports;
+import org.agentplatform.infra.model.ModelBackends;
+import org.agentplatform.infra.model.ModelBackends.ChatMessage;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TaskRef;
+import org.agentplatform.query.task.TaskChunks;
+import org.agentplatform.query.task.TaskChunks.Written;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+import reactor.core.Disposable;
+import reactor.core.scheduler.Schedulers;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The local runtime's side of tasks: runs each turn with the agent's model (the scriptable
+ * {@link EchoAgent}, or the OpenAI-compatible endpoint, streamed), writes its chunks, and reports its
+ * outcome. A turn is recorded before it runs and its outcome before it is reported, so after a crash a
+ * turn runs again (chunks already written are not repeated) and an outcome is reported again.
+ */
+final class LocalAgentTurns {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalAgentTurns.class);
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final String AGENT_OFFLINE = "agent_offline";
+
+    private final JdbcTemplate jdbc;
+    private final TaskChunks chunks;
+    private final TurnReports reports;
+    private final ModelBackends backends;
+    private final ScheduledExecutorService timers;
+    private final Executor workers;
+    private final Clock clock;
+    private final Duration staleAfter;
+    private final String node = UUID.randomUUID().toString();
+    private final Map<TaskId, Live> live = new ConcurrentHashMap<>();
+
+    /** A turn running on this node. */
+    private static final class Live {
+
+        private final TaskTurn turn;
+        private volatile boolean over;
+        private volatile Disposable stream;
+
+        Live(TaskTurn turn) {
+            this.turn = turn;
+        }
+
+        TaskId task() {
+            return turn.task().taskId();
+        }
+    }
+
+    LocalAgentTurns(JdbcTemplate jdbc, TaskChunks chunks, TurnReports reports, ModelBackends backends, ScheduledExecutorService timers,
+            Executor workers, Clock clock, Duration staleAfter) {
+        this.jdbc = jdbc;
+        this.chunks = chunks;
+        this.reports = reports;
+        this.backends = backends;
+        this.timers = timers;
+        this.workers = workers;
+        this.clock = clock;
+        this.staleAfter = staleAfter;
+    }
+
+    /** Runs the turn unless it is known already; a known one is reported again or taken over when its node went silent. */
+    void start(TaskTurn turn) {
+        TaskRef task = turn.task();
+        int inserted = jdbc.update("INSERT INTO local_task_turn (task_id, turn, instance_id, agent_id, owner_id, context_id,"
+                        + " runtime_epoch, input, state, claimed_by, heartbeat_at, created_at, updated_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                task.taskId().value(), turn.turn(), task.instanceId().value(), task.agentId().value(), task.ownerId().value(),
+                task.contextId(), turn.runtimeEpoch(), JSON.writeValueAsString(turn.message()), node, now(), now(), now());
+        if (inserted == 1) {
+            run(turn);
+        } else {
+            recover();
+        }
+    }
+
+    void stop(TaskId task) {
+        Live running = live.remove(task);
+        if (running != null) {
+            end(running);
+        }
+        jdbc.update("UPDATE local_task_turn SET state = 'stopped', updated_at = ? WHERE task_id = ? AND state = 'running'", now(),
+                task.value());
+    }
+
+    /** The instance stopped, restarted or was destroyed: its running turns end without an answer from the agent. */
+    void abortOn(InstanceId instance, String why) {
+        live.values().stream().filter(running -> running.turn.task().instanceId().equals(instance)).forEach(running -> {
+            live.remove(running.task(), running);
+            end(running);
+            finish(running.turn, new Unavailable(AGENT_OFFLINE, why));
+        });
+    }
+
+    /**
+     * Keeps this node's turns alive, takes over turns whose node went silent, and reports outcomes that
+     * were recorded but not taken (the sweeper calls this).
+     */
+    void recover() {
+        live.values().forEach(running -> jdbc.update("UPDATE local_task_turn SET heartbeat_at = ? WHERE task_id = ? AND turn = ?"
+                + " AND claimed_by = ? AND state = 'running'", now(), running.task().value(), running.turn.turn(), node));
+        OffsetDateTime stale = OffsetDateTime.ofInstant(clock.instant().minus(staleAfter), ZoneOffset.UTC);
+        List<TaskTurn> orphans = jdbc.query("UPDATE local_task_turn SET claimed_by = ?, heartbeat_at = ?, updated_at = ?"
+                        + " WHERE state = 'running' AND heartbeat_at < ? RETURNING task_id, turn, instance_id, agent_id, owner_id,"
+                        + " context_id, runtime_epoch, input::text AS input",
+                (row, index) -> new TaskTurn(new TaskRef(new TaskId(row.getObject("task_id", UUID.class)),
+                        new OwnerId(row.getObject("owner_id", UUID.class)), new AgentId(row.getObject("agent_id", UUID.class)),
+                        new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id")), row.getInt("turn"),
+                        row.getLong("runtime_epoch"), JSON.readValue(row.getString("input"), TaskMessage.class)),
+                node, now(), now(), stale);
+        orphans.forEach(turn -> {
+            log.atInfo().addKeyValue("task_id", turn.task().taskId().toString()).addKeyValue("turn", turn.turn())
+                    .log("taking over a turn whose node went silent");
+            run(turn);
+        });
+        jdbc.query("SELECT task_id, turn, outcome::text AS outcome FROM local_task_turn WHERE state = 'finished' AND updated_at < ?",
+                row -> {
+                    report(new TaskId(row.getObject("task_id", UUID.class)), row.getInt("turn"), decode(row.getString("outcome")));
+                }, stale);
+    }
+
+    private void run(TaskTurn turn) {
+        Live running = new Live(turn);
+        Live previous = live.put(running.task(), running);
+        if (previous != null) {
+            end(previous);
+        }
+        workers.execute(() -> {
+            try {
+                begin(running);
+            } catch (RuntimeException failure) {
+                log.atWarn().addKeyValue("task_id", running.task().toString()).setCause(failure).log("the turn failed");
+                complete(running, new Unavailable("internal_error", "The agent's runtime failed while it worked on the task"));
+            }
+        });
+    }
+
+    private void begin(Live running) {
+        TaskRef task = running.turn.task();
+        List<Map<String, Object>> instance = jdbc.queryForList("SELECT state, runtime_epoch FROM local_instance WHERE instance_id = ?",
+                task.instanceId().value());
+        if (instance.isEmpty() || !"running".equals(instance.getFirst().get("state"))
+                || ((Number) instance.getFirst().get("runtime_epoch")).longValue() > running.turn.runtimeEpoch()) {
+            complete(running, new Unavailable(AGENT_OFFLINE, "The agent's instance is not running the runtime this task was sent to"));
+            return;
+        }
+        List<Map<String, Object>> agent = jdbc.queryForList("SELECT model, instructions FROM local_agent WHERE instance_id = ?"
+                + " AND agent_id = ?", task.instanceId().value(), task.agentId().value());
+        if (agent.isEmpty()) {
+            complete(running, new Unavailable("agent_not_found", "The agent no longer exists on its instance"));
+            return;
+        }
+        String model = (String) agent.getFirst().get("model");
+        if (backends.isEcho(model)) {
+            EchoAgent.Plan plan = EchoAgent.plan(running.turn.message());
+            later(plan.stepDelayMs(), () -> step(running, plan, 0));
+        } else {
+            ask(running, model, (String) agent.getFirst().get("instructions"));
+        }
+    }
+
+    /** Streams the echo plan's chunk {@code index}, then the next after the plan's pause, then the outcome. */
+    private void step(Live running, EchoAgent.Plan plan, int index) {
+        if (running.over) {
+            return;
+        }
+        if (index == plan.chunks().size()) {
+            if (plan.outcome() != null) {
+                complete(running, plan.outcome());
+            }
+            return;
+        }
+        EchoAgent.Chunk chunk = plan.chunks().get(index);
+        if (chunks.append(running.task(), running.turn.turn(), index, chunk.kind(), chunk.text()) == Written.TURN_OVER) {
+            forget(running);
+            return;
+        }
+        later(plan.stepDelayMs(), () -> step(running, plan, index + 1));
+    }
+
+    /** Streams the model's reply from the OpenAI-compatible endpoint, with the task's earlier turns as the chat. */
+    private void ask(Live running, String model, String instructions) {
+        List<ChatMessage> chat = new ArrayList<>();
+        jdbc.query("SELECT input::text AS input, outcome::text AS outcome FROM local_task_turn WHERE task_id = ? AND turn < ?"
+                + " AND outcome IS NOT NULL ORDER BY turn", row -> {
+                    chat.add(new ChatMessage("user", JSON.readValue(row.getString("input"), TaskMessage.class).text()));
+                    chat.add(new ChatMessage("assistant", textOf(decode(row.getString("outcome")))));
+                }, running.task().value(), running.turn.turn());
+        chat.add(new ChatMessage("user", running.turn.message().text()));
+        StringBuilder reply = new StringBuilder();
+        AtomicInteger seq = new AtomicInteger();
+        running.stream = backends.stream(model, instructions, chat)
+                .publishOn(Schedulers.fromExecutor(workers))
+                .takeWhile(delta -> !running.over)
+                .subscribe(
+                        delta -> {
+                            reply.append(delta);
+                            if (chunks.append(running.task(), running.turn.turn(), seq.getAndIncrement(), TaskChunks.AGENT_REPLY_DELTA,
+                                    delta) == Written.TURN_OVER) {
+                                forget(running);
+                            }
+                        },
+                        failure -> complete(running, new Unavailable("agent_service_unavailable",
+                                "The agent's model service failed: " + failure.getClass().getSimpleName())),
+                        () -> complete(running, new Replied(reply.toString())));
+    }
+
+    private void complete(Live running, TurnOutcome outcome) {
+        if (running.over) {
+            return;
+        }
+        forget(running);
+        finish(running.turn, outcome);
+    }
+
+    /** Records the outcome, then reports it; a report that fails is retried by {@link #recover}. */
+    private void finish(TaskTurn turn, TurnOutcome outcome) {
+        int recorded = jdbc.update("UPDATE local_task_turn SET state = 'finished', outcome = ?::jsonb, updated_at = ? WHERE task_id = ?"
+                + " AND turn = ? AND state = 'running'", encode(outcome), now(), turn.task().taskId().value(), turn.turn());
+        if (recorded == 1) {
+            report(turn.task().taskId(), turn.turn(), outcome);
+        }
+    }
+
+    private void report(TaskId task, int turn, TurnOutcome outcome) {
+        reports.report(task, turn, outcome).whenComplete((taken, failure) -> {
+            if (failure == null) {
+                jdbc.update("UPDATE local_task_turn SET state = 'reported', updated_at = ? WHERE task_id = ? AND turn = ?"
+                        + " AND state = 'finished'", now(), task.value(), turn);
+            } else {
+                log.atWarn().addKeyValue("task_id", task.toString()).setCause(failure).log("turn outcome not reported; will retry");
+            }
+        });
+    }
+
+    private void forget(Live running) {
+        running.over = true;
+        live.remove(running.task(), running);
+    }
+
+    private static void end(Live running) {
+        running.over = true;
+        Disposable stream = running.stream;
+        if (stream != null) {
+            stream.dispose();
+        }
+    }
+
+    private void later(long delayMs, Runnable action) {
+        if (delayMs <= 0) {
+            workers.execute(action);
+        } else {
+            timers.schedule(() -> workers.execute(action), delayMs, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static String encode(TurnOutcome outcome) {
+        return JSON.writeValueAsString(switch (outcome) {
+            case Replied replied -> Map.of("kind", "replied", "text", replied.text());
+            case NeedsInput input -> Map.of("kind", "input", "text", input.text());
+            case NeedsAuth auth -> Map.of("kind", "auth", "text", auth.text());
+            case AgentFailed failed -> Map.of("kind", "failed", "text", failed.text(), "message", failed.message());
+            case Rejected rejected -> Map.of("kind", "rejected", "reason", rejected.reason());
+            case Unavailable unavailable -> Map.of("kind", "unavailable", "code", unavailable.code(), "message", unavailable.message());
+        });
+    }
+
+    private static TurnOutcome decode(String json) {
+        Map<?, ?> stored = JSON.readValue(json, Map.class);
+        return switch ((String) stored.get("kind")) {
+            case "replied" -> new Replied((String) stored.get("text"));
+            case "input" -> new NeedsInput((String) stored.get("text"));
+            case "auth" -> new NeedsAuth((String) stored.get("text"));
+            case "failed" -> new AgentFailed((String) stored.get("text"), (String) stored.get("message"));
+            case "rejected" -> new Rejected((String) stored.get("reason"));
+            default -> new Unavailable((String) stored.get("code"), (String) stored.get("message"));
+        };
+    }
+
+    private static String textOf(TurnOutcome outcome) {
+        return switch (outcome) {
+            case Replied replied -> replied.text();
+            case NeedsInput input -> input.text();
+            case NeedsAuth auth -> auth.text();
+            case AgentFailed failed -> failed.text();
+            case Rejected rejected -> rejected.reason();
+            case Unavailable unavailable -> unavailable.message();
+        };
+    }
+
+    private OffsetDateTime now() {
+        return OffsetDateTime.ofInstant(clock.instant(), ZoneOffset.UTC);
+    }
+}

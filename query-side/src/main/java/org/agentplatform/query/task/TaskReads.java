@@ -1,0 +1,33 @@
+package org.agentplatform.query.task;
+
+import java.time.Duration;
+import java.util.List;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.task.TaskId;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/** Reads of the task read model. Access rules are the caller's to apply. */
+public interface TaskReads {
+
+    Mono<TaskRecord> find(TaskId taskId);
+
+    /**
+     * The owner's tasks (of one agent, or all): without {@code since}, the most recently changed first;
+     * with it, those changed after that offset, oldest change first (a feed to poll).
+     */
+    Flux<TaskRecord> list(OwnerId ownerId, AgentId agentId, Long since, int limit);
+
+    /** Log rows after {@code since}, in offset order; chunks only when asked for. */
+    Flux<TaskLogEntry> log(TaskId taskId, long since, boolean withChunks, int limit);
+
+    /** The newest {@code cap} rows of the log without chunks, oldest first, and whether older ones were left out. */
+    Mono<History> history(TaskId taskId, int cap);
+
+    Mono<TaskRecord> awaitVersion(TaskId taskId, long version, Duration wait);
+
+    /** The start of a task's history as a task read shows it. */
+    record History(List<TaskLogEntry> entries, boolean truncated) {
+    }
+}
