@@ -55,7 +55,8 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
             return Mono.error(failure);
         }
         ApiException error = translate(failure);
-        if (error.code() == ErrorCode.INTERNAL_ERROR) {
+        // an ApiException is a deliberate answer (a task that failed inside the platform, say), not a fault of ours
+        if (error.code() == ErrorCode.INTERNAL_ERROR && !(failure instanceof ApiException)) {
             log.atError()
                     .addKeyValue("request_id", RequestIds.of(exchange))
                     .addKeyValue("method", exchange.getRequest().getMethod().name())

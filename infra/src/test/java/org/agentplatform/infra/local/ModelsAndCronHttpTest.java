@@ -60,7 +60,7 @@ class ModelsAndCronHttpTest extends ApiTest {
     }
 
     @Test
-    void aManualRunAsksTheEchoModel() {
+    void aManualRunIsATaskOfTheAgentsOwner() {
         String agent = platform.createAgent(instance, "echoing");
         String add = platform.operationOf(instance, "cron/add",
                 Map.of("agentId", agent, "schedule", "0 3 * * *", "prompt", "hello", "enabled", false));
@@ -73,6 +73,9 @@ class ModelsAndCronHttpTest extends ApiTest {
         }, found -> "succeeded".equals(found.path("status").asString(null)), "the manual run");
         assertThat(latest.get("trigger").asString()).isEqualTo("manual");
         assertThat(latest.get("output").asString()).isEqualTo("echo: hello");
+        JsonNode task = platform.taskView(agent, latest.get("taskId").asString());
+        assertThat(task.get("origin").asString()).isEqualTo("cron");
+        assertThat(task.get("status").asString()).isEqualTo("completed");
         String bad = platform.operationOf(instance, "cron/add", Map.of("agentId", agent, "schedule", "every tuesday", "prompt", "x"));
         assertThat(platform.awaitOperation(instance, bad, "failed").at("/error/code").asString()).isEqualTo("INVALID_PARAMS");
     }
