@@ -3,20 +3,16 @@ package org.agentplatform.infra;
 import static org.agentplatform.infra.support.PlatformClient.body;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.agentplatform.infra.identity.FirstStart;
 import org.agentplatform.infra.support.PlatformClient;
+import org.agentplatform.infra.support.StandaloneService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
-import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -30,7 +26,7 @@ class RuntimeRestartTest {
     Path dataDir;
 
     @Test
-    void everyStepIsReadableAgainAfterARestart() throws Exception {
+    void everyStepIsReadableAgainAfterARestart() {
         String instance;
         String create;
         String agent;
@@ -70,18 +66,10 @@ class RuntimeRestartTest {
     }
 
     private ConfigurableApplicationContext start() {
-        return new SpringApplication(AgentPlatformApplication.class).run(
-                "--server.port=0",
-                "--agent-platform.data-dir=" + dataDir,
-                "--agent-platform.embedded-postgres.durable=false",
-                "--agent-platform.operations.answer-timeout=3s",
-                "--logging.structured.format.console=");
+        return StandaloneService.start(dataDir, "--agent-platform.embedded-postgres.durable=false", "--agent-platform.operations.answer-timeout=3s");
     }
 
-    private PlatformClient client(ConfigurableApplicationContext service) throws Exception {
-        String port = service.getEnvironment().getProperty("local.server.port");
-        WebTestClient http = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .responseTimeout(Duration.ofSeconds(30)).build();
-        return new PlatformClient(http, Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip());
+    private PlatformClient client(ConfigurableApplicationContext service) {
+        return StandaloneService.client(service, dataDir);
     }
 }

@@ -20,7 +20,7 @@ import org.agentplatform.infra.cli.UsersCommandAccess;
 import org.agentplatform.infra.identity.FirstStart;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.SpringApplication;
+import org.agentplatform.infra.support.StandaloneService;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
@@ -80,10 +80,7 @@ class SingleNodeLifecycleTest {
     }
 
     private ConfigurableApplicationContext start() {
-        return new SpringApplication(AgentPlatformApplication.class).run(
-                "--server.port=0",
-                "--agent-platform.data-dir=" + dataDir,
-                "--logging.structured.format.console=");
+        return StandaloneService.start(dataDir);
     }
 
     private int cli(String... args) {

@@ -6,17 +6,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.agentplatform.infra.identity.FirstStart;
 import org.agentplatform.infra.support.PlatformClient;
+import org.agentplatform.infra.support.StandaloneService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
@@ -105,19 +102,10 @@ class TaskRestartTest {
     }
 
     private ConfigurableApplicationContext start() {
-        return new SpringApplication(AgentPlatformApplication.class).run(
-                "--server.port=0",
-                "--agent-platform.data-dir=" + dataDir,
-                "--agent-platform.embedded-postgres.durable=false",
-                "--agent-platform.operations.sweep-interval=1s",
-                "--agent-platform.tasks.turn-takeover=2s",
-                "--logging.structured.format.console=");
+        return StandaloneService.start(dataDir, "--agent-platform.embedded-postgres.durable=false", "--agent-platform.operations.sweep-interval=1s", "--agent-platform.tasks.turn-takeover=2s");
     }
 
-    private PlatformClient client(ConfigurableApplicationContext service) throws Exception {
-        String port = service.getEnvironment().getProperty("local.server.port");
-        WebTestClient http = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
-                .responseTimeout(Duration.ofSeconds(30)).build();
-        return new PlatformClient(http, Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip());
+    private PlatformClient client(ConfigurableApplicationContext service) {
+        return StandaloneService.client(service, dataDir);
     }
 }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
-import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskStatus;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.task.TaskLogEntry;

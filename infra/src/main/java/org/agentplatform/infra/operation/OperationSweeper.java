@@ -7,9 +7,6 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.agentplatform.command.operation.OperationDispatcher;
 import org.agentplatform.command.operation.OperationProjector;
 import org.agentplatform.command.operation.OperationProjector.PendingProjection;
@@ -18,9 +15,6 @@ import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.OperationId;
 import org.agentplatform.kernel.operation.RuntimeMethod;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -30,9 +24,8 @@ import tools.jackson.databind.json.JsonMapper;
  * instances that nobody started, and committed operations whose projection never completed. Both
  * steps are idempotent, so sweeping what is merely slow does no harm. Also starts due cron runs.
  */
-final class OperationSweeper implements SmartLifecycle {
+final class OperationSweeper {
 
-    private static final Logger log = LoggerFactory.getLogger(OperationSweeper.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration GRACE = Duration.ofSeconds(2);
 
@@ -41,17 +34,14 @@ final class OperationSweeper implements SmartLifecycle {
     private final OperationProjector projector;
     private final LocalRuntime localRuntime;
     private final Clock clock;
-    private final Duration interval;
-    private ScheduledExecutorService timer;
 
     OperationSweeper(JdbcTemplate jdbc, OperationDispatcher dispatcher, OperationProjector projector, LocalRuntime localRuntime,
-            Clock clock, Duration interval) {
+            Clock clock) {
         this.jdbc = jdbc;
         this.dispatcher = dispatcher;
         this.projector = projector;
         this.localRuntime = localRuntime;
         this.clock = clock;
-        this.interval = interval;
     }
 
     void sweep() {
@@ -71,33 +61,4 @@ final class OperationSweeper implements SmartLifecycle {
                 row.get("result") == null ? null : JSON.readValue((String) row.get("result"), Object.class))));
         localRuntime.runDueCron();
     }
-
-    @Override
-    public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> Thread.ofPlatform().name("operation-sweeper").daemon().unstarted(runnable));
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                sweep();
-            } catch (RuntimeException failure) {
-                log.atWarn().setCause(failure).log("operation sweep failed; retrying at the next interval");
-            }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void stop() {
-        timer.shutdownNow();
-        try {
-            timer.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        timer = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return timer != null;
-    }
-
 }

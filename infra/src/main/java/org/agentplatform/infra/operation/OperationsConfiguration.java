@@ -15,6 +15,7 @@ import org.agentplatform.command.task.TurnReports;
 import org.agentplatform.command.instance.InstanceLifecycle;
 import org.agentplatform.command.operation.OperationDispatcher;
 import org.agentplatform.command.operation.OperationProjector;
+import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.database.DatabaseConfiguration;
 import org.agentplatform.infra.database.DatabaseServer;
@@ -102,9 +103,10 @@ public class OperationsConfiguration {
     }
 
     @Bean
-    OperationSweeper operationSweeper(JdbcTemplate jdbc, OperationDispatcher dispatcher, OperationProjector projector,
+    PeriodicJob operationSweeps(JdbcTemplate jdbc, OperationDispatcher dispatcher, OperationProjector projector,
             LocalRuntime localRuntime, Clock clock, PlatformProperties properties) {
-        return new OperationSweeper(jdbc, dispatcher, projector, localRuntime, clock, properties.operations().sweepInterval());
+        OperationSweeper sweeper = new OperationSweeper(jdbc, dispatcher, projector, localRuntime, clock);
+        return new PeriodicJob("operation-sweeper", properties.operations().sweepInterval(), sweeper::sweep);
     }
 
     @Bean

@@ -6,11 +6,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.command.task.TaskTurn;
 import org.agentplatform.infra.local.LocalRuntime;
@@ -24,7 +20,6 @@ import org.agentplatform.kernel.task.TaskRef;
 import org.agentplatform.query.task.TaskChunks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,7 +29,7 @@ import tools.jackson.databind.json.JsonMapper;
  * that nobody started, and started turns the runtime never received (it takes over its own silent turns
  * and reports unreported outcomes). Also prunes streaming chunks past their retention.
  */
-final class TaskSweeper implements SmartLifecycle {
+final class TaskSweeper {
 
     private static final Logger log = LoggerFactory.getLogger(TaskSweeper.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -46,18 +41,15 @@ final class TaskSweeper implements SmartLifecycle {
     private final LocalRuntime runtime;
     private final TaskChunks chunks;
     private final Clock clock;
-    private final Duration interval;
     private final Duration chunkRetention;
-    private ScheduledExecutorService timer;
 
-    TaskSweeper(JdbcTemplate jdbc, TaskDispatcher dispatcher, LocalRuntime runtime, TaskChunks chunks, Clock clock, Duration interval,
+    TaskSweeper(JdbcTemplate jdbc, TaskDispatcher dispatcher, LocalRuntime runtime, TaskChunks chunks, Clock clock,
             Duration chunkRetention) {
         this.jdbc = jdbc;
         this.dispatcher = dispatcher;
         this.runtime = runtime;
         this.chunks = chunks;
         this.clock = clock;
-        this.interval = interval;
         this.chunkRetention = chunkRetention;
     }
 
@@ -91,33 +83,5 @@ final class TaskSweeper implements SmartLifecycle {
             }
         }
         return attachments;
-    }
-
-    @Override
-    public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> Thread.ofPlatform().name("task-sweeper").daemon().unstarted(runnable));
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                sweep();
-            } catch (RuntimeException failure) {
-                log.atWarn().setCause(failure).log("task sweep failed; retrying at the next interval");
-            }
-        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void stop() {
-        timer.shutdownNow();
-        try {
-            timer.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        timer = null;
-    }
-
-    @Override
-    public boolean isRunning() {
-        return timer != null;
     }
 }

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.command.task.TurnReports;
+import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.query.task.R2dbcTaskReads;
@@ -50,9 +51,9 @@ public class TasksConfiguration {
     }
 
     @Bean
-    TaskSweeper taskSweeper(JdbcTemplate jdbc, TaskDispatcher taskDispatcher, LocalRuntime localRuntime, TaskChunks taskChunks,
+    PeriodicJob taskSweeps(JdbcTemplate jdbc, TaskDispatcher taskDispatcher, LocalRuntime localRuntime, TaskChunks taskChunks,
             Clock clock, PlatformProperties properties) {
-        return new TaskSweeper(jdbc, taskDispatcher, localRuntime, taskChunks, clock, properties.operations().sweepInterval(),
-                properties.tasks().chunkRetention());
+        TaskSweeper sweeper = new TaskSweeper(jdbc, taskDispatcher, localRuntime, taskChunks, clock, properties.tasks().chunkRetention());
+        return new PeriodicJob("task-sweeper", properties.operations().sweepInterval(), sweeper::sweep);
     }
 }

@@ -1,0 +1,57 @@
+package org.agentplatform.infra;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Runs {@code work} every {@code interval} on its own thread while the service runs; a run that fails is
+ * logged and the next one comes at its time. For sweeps that recover what the event-driven path lost.
+ */
+public final class PeriodicJob implements SmartLifecycle {
+
+    private static final Logger log = LoggerFactory.getLogger(PeriodicJob.class);
+
+    private final String name;
+    private final Duration interval;
+    private final Runnable work;
+    private ScheduledExecutorService timer;
+
+    public PeriodicJob(String name, Duration interval, Runnable work) {
+        this.name = name;
+        this.interval = interval;
+        this.work = work;
+    }
+
+    @Override
+    public void start() {
+        timer = Executors.newSingleThreadScheduledExecutor(runnable -> Thread.ofPlatform().name(name).daemon().unstarted(runnable));
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException failure) {
+                log.atWarn().addKeyValue("job", name).setCause(failure).log("periodic job failed; retrying at the next interval");
+            }
+        }, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void stop() {
+        timer.shutdownNow();
+        try {
+            timer.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        timer = null;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return timer != null;
+    }
+}
