@@ -218,6 +218,28 @@ class TaskTest {
     }
 
     @Test
+    void theDeadlineTimesOutAQueuedOrRunningTask() {
+        Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
+        fixture.givenNoPriorActivity()
+                .andGivenCommands(create(deadline))
+                .whenTimeElapses(Duration.ofMinutes(6))
+                .expectEvents(new TaskTimedOut(REF, TaskStatus.QUEUED, null));
+        fixture.givenNoPriorActivity()
+                .andGivenCommands(create(deadline), new StartTask(ID, 3))
+                .whenTimeElapses(Duration.ofMinutes(6))
+                .expectEvents(new TaskTimedOut(REF, TaskStatus.RUNNING, null));
+    }
+
+    @Test
+    void aWaitingTaskTakesNoRuntimeAnswerOfAnyKind() {
+        TaskInputRequired waiting = new TaskInputRequired(REF, 1, QUESTION);
+        fixture.given(created, started, waiting).when(new RejectTask(ID, 1, "late")).expectException(refused(ErrorCode.CONFLICT));
+        fixture.given(created, started, waiting).when(new FailTask(ID, 1, OFFLINE, null)).expectException(refused(ErrorCode.CONFLICT));
+        fixture.given(created, started, waiting).when(new RequestTaskAuth(ID, 1, QUESTION)).expectException(refused(ErrorCode.CONFLICT));
+        fixture.given(created).when(new RequestTaskInput(ID, 0, QUESTION)).expectException(refused(ErrorCode.CONFLICT));
+    }
+
+    @Test
     void theDeadlineLeavesAFinishedTaskAlone() {
         Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
         fixture.givenNoPriorActivity()
