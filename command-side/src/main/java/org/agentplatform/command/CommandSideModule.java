@@ -4,6 +4,7 @@ import org.agentplatform.command.agent.AgentAggregate;
 import org.agentplatform.command.instance.InstanceAggregate;
 import org.agentplatform.command.operation.RuntimeOperationAggregate;
 import org.agentplatform.command.task.TaskAggregate;
+import org.agentplatform.command.webhook.WebhookAggregates;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 
@@ -16,5 +17,6 @@ public final class CommandSideModule implements ConfigurerModule {
         RuntimeOperationAggregate.register(configurer);
         AgentAggregate.register(configurer);
         TaskAggregate.register(configurer);
+        WebhookAggregates.register(configurer);
     }
 }

@@ -1,0 +1,143 @@
+package org.agentplatform.command.webhook;
+
+import static org.axonframework.modelling.command.AggregateLifecycle.apply;
+
+import org.agentplatform.kernel.error.CommandRefused;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.webhook.DeliveryAttempt;
+import org.agentplatform.kernel.webhook.DeliveryCommand.CreateDelivery;
+import org.agentplatform.kernel.webhook.DeliveryCommand.RecordDeliveryAttempt;
+import org.agentplatform.kernel.webhook.DeliveryCommand.RedeliverDelivery;
+import org.agentplatform.kernel.webhook.DeliveryCommand.RetryDelivery;
+import org.agentplatform.kernel.webhook.DeliveryCommand.StopDelivery;
+import org.agentplatform.kernel.webhook.DeliveryEvent;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryDeadLettered;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryFailed;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryRetryDue;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryStopped;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliverySucceeded;
+import org.agentplatform.kernel.webhook.DeliveryId;
+import org.agentplatform.kernel.webhook.DeliveryStatus;
+import org.agentplatform.kernel.webhook.WebhookId;
+import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.modelling.command.AggregateIdentifier;
+import org.axonframework.modelling.command.AggregateLifecycle;
+
+/**
+ * One callback to one webhook (see {@link DeliveryStatus}): attempted, failed with the next attempt
+ * scheduled by {@link RetrySchedule}, due again, and dead-lettered when the schedule is exhausted. A
+ * redeliver of a failed or dead-lettered delivery creates a new one with the same payload and the
+ * signature header last sent; the source stays as it is.
+ */
+class WebhookDelivery {
+
+    private DeliveryId id;
+    private WebhookId webhookId;
+    private TaskId taskId;
+    private OwnerId ownerId;
+    private String payload;
+    private String fixedSignature;
+    private String lastSignature;
+    private DeliveryStatus status;
+    private int attempts;
+
+    protected WebhookDelivery() {
+        // for event sourcing
+    }
+
+    @AggregateIdentifier
+    String aggregateIdentifier() {
+        return id == null ? null : id.toString();
+    }
+
+    @CommandHandler
+    WebhookDelivery(CreateDelivery command) {
+        apply(new DeliveryCreated(command.deliveryId(), command.webhookId(), command.taskId(), command.ownerId(), command.payload(), null,
+                null, command.fireId()));
+    }
+
+    /** A redelivery: created by its source (see {@link #handle(RedeliverDelivery)}). */
+    private WebhookDelivery(DeliveryId newId, WebhookDelivery source) {
+        apply(new DeliveryCreated(newId, source.webhookId, source.taskId, source.ownerId, source.payload, source.signatureToResend(),
+                source.id, "redeliver:" + newId));
+    }
+
+    @CommandHandler
+    void handle(RecordDeliveryAttempt command, RetrySchedule schedule) {
+        DeliveryAttempt attempt = command.attempt();
+        if (status != DeliveryStatus.PENDING || attempt.number() != attempts + 1) {
+            throw CommandRefused.conflict("Delivery " + id + " is " + status.wireName() + " after " + attempts
+                    + " attempts; attempt " + attempt.number() + " is not the one it waits for");
+        }
+        if (attempt.succeeded()) {
+            apply(new DeliverySucceeded(id, webhookId, taskId, attempt));
+            return;
+        }
+        schedule.delayAfter(attempt.number()).ifPresentOrElse(
+                delay -> apply(new DeliveryFailed(id, webhookId, taskId, attempt, attempt.attemptedAt().plus(delay))),
+                () -> apply(new DeliveryDeadLettered(id, webhookId, taskId, attempt)));
+    }
+
+    @CommandHandler
+    void handle(RetryDelivery command) {
+        if (status != DeliveryStatus.FAILED) {
+            throw CommandRefused.conflict("Delivery " + id + " is " + status.wireName() + "; only a failed delivery is attempted again");
+        }
+        apply(new DeliveryRetryDue(id, webhookId, taskId, attempts + 1, payload, fixedSignature));
+    }
+
+    @CommandHandler
+    void handle(StopDelivery command) {
+        if (status != DeliveryStatus.FAILED && status != DeliveryStatus.PENDING) {
+            throw CommandRefused.conflict("Delivery " + id + " is " + status.wireName() + "; there is nothing to stop");
+        }
+        apply(new DeliveryStopped(id, webhookId, taskId, command.reason()));
+    }
+
+    @CommandHandler
+    DeliveryId handle(RedeliverDelivery command) throws Exception {
+        if (!status.canBeRedelivered()) {
+            throw CommandRefused.conflict("Delivery " + id + " is " + status.wireName()
+                    + "; only a failed or dead-lettered delivery can be redelivered");
+        }
+        AggregateLifecycle.createNew(WebhookDelivery.class, () -> new WebhookDelivery(command.newDeliveryId(), this));
+        return command.newDeliveryId();
+    }
+
+    /** What a redelivery re-sends: this row's own fixed header, else the one its last attempt sent. */
+    private String signatureToResend() {
+        return fixedSignature != null ? fixedSignature : lastSignature;
+    }
+
+    @EventSourcingHandler
+    void on(DeliveryEvent event) {
+        switch (event) {
+            case DeliveryCreated created -> {
+                id = created.deliveryId();
+                webhookId = created.webhookId();
+                taskId = created.taskId();
+                ownerId = created.ownerId();
+                payload = created.payload();
+                fixedSignature = created.fixedSignature();
+            }
+            case DeliverySucceeded succeeded -> attempted(succeeded.attempt());
+            case DeliveryFailed failed -> attempted(failed.attempt());
+            case DeliveryDeadLettered deadLettered -> attempted(deadLettered.attempt());
+            case DeliveryRetryDue due -> {
+                // back to pending; the attempt count moves when the attempt is recorded
+            }
+            case DeliveryStopped stopped -> {
+                // no further attempts; the row stays failed
+            }
+        }
+        status = event.status();
+    }
+
+    private void attempted(DeliveryAttempt attempt) {
+        attempts = attempt.number();
+        lastSignature = attempt.signature();
+    }
+}

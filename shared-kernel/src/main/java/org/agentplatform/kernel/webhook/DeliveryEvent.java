@@ -1,0 +1,82 @@
+package org.agentplatform.kernel.webhook;
+
+import java.time.Instant;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.task.TaskId;
+
+/** Events of the {@code WebhookDelivery} aggregate; each says the status it leads to. */
+public sealed interface DeliveryEvent {
+
+    DeliveryId deliveryId();
+
+    WebhookId webhookId();
+
+    TaskId taskId();
+
+    DeliveryStatus status();
+
+    /**
+     * A new pending delivery (attempt_num 0). A redelivery names its source and re-sends its
+     * {@code fixedSignature}; other deliveries are signed at each attempt.
+     */
+    record DeliveryCreated(
+            DeliveryId deliveryId,
+            WebhookId webhookId,
+            TaskId taskId,
+            OwnerId ownerId,
+            String payload,
+            String fixedSignature,
+            DeliveryId redeliveryOf,
+            String fireId) implements DeliveryEvent {
+
+        @Override
+        public DeliveryStatus status() {
+            return DeliveryStatus.PENDING;
+        }
+    }
+
+    record DeliverySucceeded(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, DeliveryAttempt attempt) implements DeliveryEvent {
+
+        @Override
+        public DeliveryStatus status() {
+            return DeliveryStatus.SUCCEEDED;
+        }
+    }
+
+    record DeliveryFailed(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, DeliveryAttempt attempt, Instant nextAttemptAt)
+            implements DeliveryEvent {
+
+        @Override
+        public DeliveryStatus status() {
+            return DeliveryStatus.FAILED;
+        }
+    }
+
+    record DeliveryDeadLettered(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, DeliveryAttempt attempt)
+            implements DeliveryEvent {
+
+        @Override
+        public DeliveryStatus status() {
+            return DeliveryStatus.DEAD_LETTER;
+        }
+    }
+
+    /** Attempt {@code attempt} is due: back to pending, with what the dispatcher needs to make it. */
+    record DeliveryRetryDue(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, int attempt, String payload, String fixedSignature)
+            implements DeliveryEvent {
+
+        @Override
+        public DeliveryStatus status() {
+            return DeliveryStatus.PENDING;
+        }
+    }
+
+    /** No further attempts (the webhook was deleted); the row stays failed. */
+    record DeliveryStopped(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, String reason) implements DeliveryEvent {
+
+        @Override
+        public DeliveryStatus status() {
+            return DeliveryStatus.FAILED;
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package org.agentplatform.webhook;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.webhook.DeliveryAttempt;
+import org.agentplatform.kernel.webhook.DeliveryCommand.RecordDeliveryAttempt;
+import org.agentplatform.kernel.webhook.DeliveryCommand.StopDelivery;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryRetryDue;
+import org.agentplatform.kernel.webhook.DeliveryId;
+import org.agentplatform.kernel.webhook.WebhookId;
+import org.agentplatform.kernel.error.CommandRefused;
+import org.axonframework.commandhandling.CommandExecutionException;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.DisallowReplay;
+import org.axonframework.eventhandling.EventHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Attempts each pending delivery: a new one at once, a failed one when the saga says it is due. Attempts
+ * run off the processor's thread (at most five of one fire at a time), to the webhook's current target,
+ * and their outcome is recorded as a command. A delivery whose webhook was removed gets no new attempt.
+ */
+@ProcessingGroup(DeliveryDispatcher.GROUP)
+public class DeliveryDispatcher {
+
+    public static final String GROUP = "webhook-dispatch";
+    static final int PARALLEL_PER_FIRE = 5;
+    private static final Logger log = LoggerFactory.getLogger(DeliveryDispatcher.class);
+
+    private final CommandGateway commands;
+    private final WebhookTargets targets;
+    private final CallbackSender sender;
+    private final ExecutorService attempts;
+    private final FireLimiter limiter = new FireLimiter(PARALLEL_PER_FIRE);
+    private final Set<DeliveryId> inFlight = ConcurrentHashMap.newKeySet();
+
+    public DeliveryDispatcher(CommandGateway commands, WebhookTargets targets, CallbackSender sender, ExecutorService attempts) {
+        this.commands = commands;
+        this.targets = targets;
+        this.sender = sender;
+        this.attempts = attempts;
+    }
+
+    /** What an attempt needs to know about its delivery. */
+    public record Pending(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, int attempt, String payload, String fixedSignature,
+            String fire) {
+    }
+
+    @EventHandler
+    @DisallowReplay
+    void on(DeliveryCreated event) {
+        attempt(new Pending(event.deliveryId(), event.webhookId(), event.taskId(), 1, event.payload(), event.fixedSignature(),
+                event.fireId()));
+    }
+
+    @EventHandler
+    @DisallowReplay
+    void on(DeliveryRetryDue event) {
+        attempt(new Pending(event.deliveryId(), event.webhookId(), event.taskId(), event.attempt(), event.payload(),
+                event.fixedSignature(), "retry:" + event.deliveryId()));
+    }
+
+    /** Attempts the delivery unless an attempt of it is already under way on this node (the sweeper calls this too). */
+    public void attempt(Pending delivery) {
+        if (!inFlight.add(delivery.deliveryId())) {
+            return;
+        }
+        attempts.execute(() -> {
+            try {
+                limiter.run(delivery.fire(), () -> send(delivery));
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException failure) {
+                log.atWarn().addKeyValue("delivery_id", delivery.deliveryId().toString()).setCause(failure)
+                        .log("delivery attempt not recorded; the sweeper will attempt it again");
+            } finally {
+                inFlight.remove(delivery.deliveryId());
+            }
+        });
+    }
+
+    /** Sends the command; a refusal means another node or an earlier try got there first, which is fine. */
+    private void record(Object command) {
+        try {
+            commands.sendAndWait(command);
+        } catch (CommandExecutionException failure) {
+            if (!(failure.getCause() instanceof CommandRefused)) {
+                throw failure;
+            }
+            log.atDebug().addKeyValue("command", command.getClass().getSimpleName()).log(failure.getCause().getMessage());
+        }
+    }
+
+    public boolean isInFlight(DeliveryId delivery) {
+        return inFlight.contains(delivery);
+    }
+
+    private void send(Pending delivery) {
+        Optional<WebhookTargets.Target> target = targets.current(delivery.webhookId());
+        if (target.isEmpty()) {
+            record(new StopDelivery(delivery.deliveryId(), "The webhook was deleted; no further attempts"));
+            return;
+        }
+        WebhookTargets.Target to = target.get();
+        DeliveryAttempt attempt = sender.send(new CallbackSender.Callback(delivery.attempt(), to.url(), delivery.taskId().toString(),
+                delivery.payload(), to.secret(), to.token(), delivery.fixedSignature()));
+        record(new RecordDeliveryAttempt(delivery.deliveryId(), attempt));
+        log.atInfo().addKeyValue("delivery_id", delivery.deliveryId().toString()).addKeyValue("attempt", attempt.number())
+                .addKeyValue("status", attempt.responseStatus()).addKeyValue("succeeded", attempt.succeeded()).log("webhook attempt");
+    }
+}

@@ -1,0 +1,97 @@
+package org.agentplatform.webhook;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.agentplatform.kernel.task.TaskEvent;
+import org.agentplatform.kernel.webhook.DeliveryCommand.CreateDelivery;
+import org.agentplatform.kernel.webhook.DeliveryId;
+import org.agentplatform.kernel.webhook.WebhookEvent.WebhookCredentialsChanged;
+import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRegistered;
+import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRemoved;
+import org.agentplatform.kernel.webhook.WebhookId;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.messaging.annotation.MessageIdentifier;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Every task status transition becomes one delivery per webhook registered at that moment, with the
+ * {@code openapi} payload. Sequenced per task ({@link TaskSequencing}); its subscription table, the record of
+ * what was fanned out and the deliveries it creates commit in its processor's transaction, so a replay or
+ * a restart never creates a delivery twice (the delivery id is also derived from event and webhook).
+ */
+@ProcessingGroup(WebhookFanOut.GROUP)
+public class WebhookFanOut {
+
+    public static final String GROUP = "webhook-fanout";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final JdbcTemplate jdbc;
+    private final CommandGateway commands;
+
+    public WebhookFanOut(JdbcTemplate jdbc, CommandGateway commands) {
+        this.jdbc = jdbc;
+        this.commands = commands;
+    }
+
+    @EventHandler
+    void on(WebhookRegistered event, @Timestamp Instant at) {
+        jdbc.update("INSERT INTO webhook_subscription (webhook_id, task_id, owner_id, url, secret_ref, token_ref, active, updated_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, TRUE, ?) ON CONFLICT (webhook_id) DO UPDATE SET secret_ref = EXCLUDED.secret_ref,"
+                        + " token_ref = EXCLUDED.token_ref, active = TRUE, updated_at = EXCLUDED.updated_at",
+                event.webhookId().value(), event.taskId().value(), event.ownerId().value(), event.url(), event.secretRef(), event.tokenRef(),
+                OffsetDateTime.ofInstant(at, ZoneOffset.UTC));
+    }
+
+    @EventHandler
+    void on(WebhookCredentialsChanged event, @Timestamp Instant at) {
+        jdbc.update("UPDATE webhook_subscription SET secret_ref = ?, token_ref = ?, updated_at = ? WHERE webhook_id = ?",
+                event.secretRef(), event.tokenRef(), OffsetDateTime.ofInstant(at, ZoneOffset.UTC), event.webhookId().value());
+    }
+
+    @EventHandler
+    void on(WebhookRemoved event, @Timestamp Instant at) {
+        jdbc.update("UPDATE webhook_subscription SET active = FALSE, updated_at = ? WHERE webhook_id = ?", OffsetDateTime.ofInstant(at, ZoneOffset.UTC),
+                event.webhookId().value());
+    }
+
+    @EventHandler
+    void on(TaskEvent event, @MessageIdentifier String eventId, @Timestamp Instant at) {
+        List<UUID> webhooks = jdbc.queryForList("SELECT webhook_id FROM webhook_subscription WHERE task_id = ? AND active ORDER BY url",
+                UUID.class, event.taskId().value());
+        if (webhooks.isEmpty()) {
+            return;
+        }
+        String payload = payload(event, at);
+        for (UUID webhook : webhooks) {
+            int fresh = jdbc.update("INSERT INTO webhook_fanout (event_id, webhook_id) VALUES (?, ?) ON CONFLICT DO NOTHING", eventId,
+                    webhook);
+            if (fresh == 1) {
+                WebhookId id = new WebhookId(webhook);
+                // joins this processor's transaction: the delivery exists exactly when the fan-out record does
+                commands.sendAndWait(new CreateDelivery(DeliveryId.of(eventId, id), id, event.taskId(), event.task().ownerId(), payload,
+                        eventId));
+            }
+        }
+    }
+
+    /** The {@code openapi} callback payload, the same shape as the task stream's {@code task_status} events. */
+    static String payload(TaskEvent event, Instant at) {
+        Map<String, Object> payload = new LinkedHashMap<>();
+        payload.put("type", "task_status");
+        payload.put("task_id", event.taskId().toString());
+        payload.put("context_id", event.task().contextId());
+        payload.put("status", event.status().wireName());
+        payload.put("final", event.status().isTerminal());
+        payload.put("timestamp", at.toString());
+        return JSON.writeValueAsString(payload);
+    }
+}

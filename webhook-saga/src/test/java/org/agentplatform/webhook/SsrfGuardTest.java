@@ -1,0 +1,34 @@
+package org.agentplatform.webhook;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SsrfGuardTest {
+
+    @Test
+    void internalAddressesAreRecognised() throws Exception {
+        for (String internal : List.of("127.0.0.1", "10.1.2.3", "172.16.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0",
+                "::1", "fe80::1", "fd00:ec2::254", "::ffff:10.0.0.1", "224.0.0.1", "255.255.255.255")) {
+            assertThat(SsrfGuard.isInternal(InetAddress.getByName(internal))).as(internal).isTrue();
+        }
+        for (String external : List.of("93.184.216.34", "8.8.8.8", "2606:4700:4700::1111", "::ffff:8.8.8.8")) {
+            assertThat(SsrfGuard.isInternal(InetAddress.getByName(external))).as(external).isFalse();
+        }
+    }
+
+    @Test
+    void anInternalAddressIsRefusedUnlessAllowListed() throws Exception {
+        SsrfGuard guard = new SsrfGuard(List.of("127.0.0.1/32", "10.20.0.0/16"));
+        assertThatCode(() -> guard.check("localhost", InetAddress.getByName("127.0.0.1"))).doesNotThrowAnyException();
+        assertThatCode(() -> guard.check("svc", InetAddress.getByName("10.20.5.5"))).doesNotThrowAnyException();
+        assertThatThrownBy(() -> guard.check("svc", InetAddress.getByName("10.21.0.1"))).isInstanceOf(SsrfGuard.Refused.class)
+                .hasMessageContaining("10.21.0.1");
+        assertThatThrownBy(() -> guard.check("other", InetAddress.getByName("127.0.0.2"))).isInstanceOf(SsrfGuard.Refused.class);
+        assertThatCode(() -> guard.check("example.com", InetAddress.getByName("93.184.216.34"))).doesNotThrowAnyException();
+    }
+}
