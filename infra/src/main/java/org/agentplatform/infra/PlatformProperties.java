@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param secrets          the vault key for secrets kept outside the event store
  * @param tasks            tasks: chunk retention and turn recovery
  * @param files            the object store behind presigned file URLs
+ * @param webhooks         task webhooks: retry schedule, attempt timeout, SSRF allow-list
  */
 @ConfigurationProperties("agent-platform")
 public record PlatformProperties(
@@ -32,7 +33,8 @@ public record PlatformProperties(
         @DefaultValue Models models,
         @DefaultValue Secrets secrets,
         @DefaultValue Tasks tasks,
-        @DefaultValue Files files) {
+        @DefaultValue Files files,
+        @DefaultValue Webhooks webhooks) {
 
     /** {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}. */
     public record Database(String url, String user, String password) {
@@ -172,5 +174,16 @@ public record PlatformProperties(
         public String toString() {
             return "S3[endpoint=" + endpoint + ", region=" + region + ", bucket=" + bucket + ", pathStyle=" + pathStyle + "]";
         }
+    }
+
+    /**
+     * @param retryDelays      after failed attempts 1 to 5 (the contract's schedule; shortening it is for tests only)
+     * @param attemptTimeout   how long one attempt may take
+     * @param allowedNetworks  internal networks callbacks may still reach (CIDR, e.g. {@code 10.0.0.0/8}); none by default
+     */
+    public record Webhooks(
+            @DefaultValue({"1m", "5m", "30m", "2h", "12h"}) List<Duration> retryDelays,
+            @DefaultValue("10s") Duration attemptTimeout,
+            @DefaultValue List<String> allowedNetworks) {
     }
 }

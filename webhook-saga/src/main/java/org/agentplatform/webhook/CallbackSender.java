@@ -24,10 +24,12 @@ public final class CallbackSender {
     static final int SNIPPET = 256;
 
     private final HttpClient http;
+    private final SsrfGuard guard;
     private final Duration timeout;
     private final Clock clock;
 
     public CallbackSender(SsrfGuard guard, Executor lookups, Duration timeout, Clock clock) {
+        this.guard = guard;
         this.http = HttpClient.newConnection()
                 .resolver(new GuardedResolver(guard, lookups))
                 .followRedirect(false)
@@ -47,6 +49,8 @@ public final class CallbackSender {
         String signature = callback.fixedSignature() != null ? callback.fixedSignature()
                 : callback.secret() != null ? WebhookSigner.header(callback.secret(), start.getEpochSecond(), body) : null;
         try {
+            URI url = URI.create(callback.url());
+            guard.checkLiteral(url.getHost());
             Response response = http
                     .headers(headers -> {
                         headers.set(HttpHeaderNames.CONTENT_TYPE, "application/json");
@@ -62,7 +66,7 @@ public final class CallbackSender {
                         }
                     })
                     .post()
-                    .uri(URI.create(callback.url()))
+                    .uri(url)
                     .send(ByteBufMono.fromString(Mono.just(callback.payload())))
                     .responseSingle((answer, content) -> content.asString(StandardCharsets.UTF_8).defaultIfEmpty("")
                             .map(text -> new Response(answer.status().code(), text)))

@@ -2,6 +2,7 @@ package org.agentplatform.webhook;
 
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import org.agentplatform.kernel.task.TaskId;
@@ -39,6 +40,7 @@ public class DeliveryDispatcher {
     private final ExecutorService attempts;
     private final FireLimiter limiter = new FireLimiter(PARALLEL_PER_FIRE);
     private final Set<DeliveryId> inFlight = ConcurrentHashMap.newKeySet();
+    private final ConcurrentHashMap<WebhookId, CompletableFuture<Void>> queues = new ConcurrentHashMap<>();
 
     public DeliveryDispatcher(CommandGateway commands, WebhookTargets targets, CallbackSender sender, ExecutorService attempts) {
         this.commands = commands;
@@ -66,23 +68,34 @@ public class DeliveryDispatcher {
                 event.fixedSignature(), "retry:" + event.deliveryId()));
     }
 
-    /** Attempts the delivery unless an attempt of it is already under way on this node (the sweeper calls this too). */
+    /**
+     * Attempts the delivery unless an attempt of it is already under way on this node (the sweeper calls this
+     * too). A webhook's attempts are made one after the other, in the order they became due, so a receiver
+     * that answers gets a task's transitions in order.
+     */
     public void attempt(Pending delivery) {
         if (!inFlight.add(delivery.deliveryId())) {
             return;
         }
-        attempts.execute(() -> {
-            try {
-                limiter.run(delivery.fire(), () -> send(delivery));
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException failure) {
-                log.atWarn().addKeyValue("delivery_id", delivery.deliveryId().toString()).setCause(failure)
-                        .log("delivery attempt not recorded; the sweeper will attempt it again");
-            } finally {
-                inFlight.remove(delivery.deliveryId());
-            }
+        queues.compute(delivery.webhookId(), (webhook, tail) -> {
+            CompletableFuture<Void> previous = tail == null ? CompletableFuture.completedFuture(null) : tail;
+            CompletableFuture<Void> next = previous.handle((done, failure) -> null).thenRunAsync(() -> run(delivery), attempts);
+            next.whenComplete((done, failure) -> queues.remove(webhook, next));
+            return next;
         });
+    }
+
+    private void run(Pending delivery) {
+        try {
+            limiter.run(delivery.fire(), () -> send(delivery));
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException failure) {
+            log.atWarn().addKeyValue("delivery_id", delivery.deliveryId().toString()).setCause(failure)
+                    .log("delivery attempt not recorded; the sweeper will attempt it again");
+        } finally {
+            inFlight.remove(delivery.deliveryId());
+        }
     }
 
     /** Sends the command; a refusal means another node or an earlier try got there first, which is fine. */

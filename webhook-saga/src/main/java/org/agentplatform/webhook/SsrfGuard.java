@@ -5,6 +5,8 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Refuses callbacks to addresses inside our network: loopback, private, link-local (cloud metadata among
@@ -17,6 +19,8 @@ public final class SsrfGuard {
             Network.parse("0.0.0.0/8"), Network.parse("100.64.0.0/10"), Network.parse("192.0.0.0/24"), Network.parse("198.18.0.0/15"),
             Network.parse("240.0.0.0/4"), Network.parse("fc00::/7"), Network.parse("64:ff9b::/96"));
 
+    private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
+
     private final List<Network> allowed;
 
     public SsrfGuard(List<String> allowedNetworks) {
@@ -28,6 +32,29 @@ public final class SsrfGuard {
         if (isInternal(address) && allowed.stream().noneMatch(network -> network.contains(address))) {
             throw new Refused("The webhook host " + host + " resolves to " + address.getHostAddress()
                     + ", an internal address; refused (not on the allow-list)");
+        }
+    }
+
+    /**
+     * Checks a URL host that is an IP literal ({@code 10.0.0.1}, {@code [::1]}): such a host is never
+     * resolved, so it must be checked before connecting. Host names are checked as they resolve.
+     */
+    public void checkLiteral(String host) {
+        literal(host).ifPresent(address -> check(host, address));
+    }
+
+    static Optional<InetAddress> literal(String host) {
+        if (host == null) {
+            return Optional.empty();
+        }
+        String bare = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        if (!IPV4.matcher(bare).matches() && !bare.contains(":")) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(InetAddress.getByName(bare));
+        } catch (UnknownHostException notALiteral) {
+            return Optional.empty();
         }
     }
 

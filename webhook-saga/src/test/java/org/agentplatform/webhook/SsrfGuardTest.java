@@ -31,4 +31,15 @@ class SsrfGuardTest {
         assertThatThrownBy(() -> guard.check("other", InetAddress.getByName("127.0.0.2"))).isInstanceOf(SsrfGuard.Refused.class);
         assertThatCode(() -> guard.check("example.com", InetAddress.getByName("93.184.216.34"))).doesNotThrowAnyException();
     }
+
+    @Test
+    void ipLiteralsAreCheckedWithoutAnyLookup() {
+        SsrfGuard guard = new SsrfGuard(List.of("127.0.0.1/32"));
+        assertThatThrownBy(() -> guard.checkLiteral("10.255.255.1")).isInstanceOf(SsrfGuard.Refused.class);
+        assertThatThrownBy(() -> guard.checkLiteral("[::1]")).isInstanceOf(SsrfGuard.Refused.class);
+        assertThatThrownBy(() -> guard.checkLiteral("127.0.0.2")).isInstanceOf(SsrfGuard.Refused.class);
+        assertThatCode(() -> guard.checkLiteral("127.0.0.1")).doesNotThrowAnyException();
+        assertThatCode(() -> guard.checkLiteral("example.com")).doesNotThrowAnyException();
+        assertThat(SsrfGuard.literal("example.com")).isEmpty();
+    }
 }

@@ -2,9 +2,11 @@ package org.agentplatform.api.task;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
+import org.agentplatform.api.webhook.WebhookRegistrar;
 
 /**
  * The bodies of the task endpoints and their checks. Every field is optional but {@code message};
@@ -14,6 +16,7 @@ final class TaskRequests {
 
     static final int MAX_MESSAGE = 1024 * 1024;
     static final int MAX_ATTACHMENTS = 32;
+    static final int MAX_WEBHOOKS = 10;
     static final long MAX_DEADLINE_MS = Duration.ofDays(7).toMillis();
     static final long MIN_TIMEOUT_MS = 100;
     static final long MAX_TIMEOUT_MS = 115_000;
@@ -27,14 +30,15 @@ final class TaskRequests {
             List<AttachmentRequest> attachments,
             @JsonProperty("context_id") String contextId,
             @JsonProperty("deadline_ms") Long deadlineMs,
-            @JsonProperty("idempotency_key") String idempotencyKey) {
+            @JsonProperty("idempotency_key") String idempotencyKey,
+            List<WebhookRequest> webhooks) {
 
         NewTask validated() {
             if (deadlineMs != null && (deadlineMs < 1 || deadlineMs > MAX_DEADLINE_MS)) {
                 throw ApiException.invalidParam("deadline_ms", "'deadline_ms' must be between 1 and " + MAX_DEADLINE_MS + " (7 days)");
             }
             return new NewTask(checkedMessage(message), checkedAttachments(attachments), checkedContextId(contextId),
-                    deadlineMs == null ? null : Duration.ofMillis(deadlineMs), checkedKey(idempotencyKey));
+                    deadlineMs == null ? null : Duration.ofMillis(deadlineMs), checkedKey(idempotencyKey), checkedWebhooks(webhooks));
         }
     }
 
@@ -48,7 +52,7 @@ final class TaskRequests {
 
         NewTask validated() {
             return new NewTask(checkedMessage(message), checkedAttachments(attachments), checkedContextId(contextId), null,
-                    checkedKey(idempotencyKey));
+                    checkedKey(idempotencyKey), List.of());
         }
 
         /** The wait, clamped server-side (a legacy 120000 becomes 115000). */
@@ -77,8 +81,13 @@ final class TaskRequests {
     record AttachmentRequest(@JsonProperty("file_id") String fileId, String name) {
     }
 
+    /** A webhook registered with the task, before its first transition (so it gets {@code queued} too). */
+    record WebhookRequest(String url, String secret, String token) {
+    }
+
     /** A checked create: {@code deadline} null for none. */
-    record NewTask(String message, List<AttachmentRequest> attachments, String contextId, Duration deadline, String idempotencyKey) {
+    record NewTask(String message, List<AttachmentRequest> attachments, String contextId, Duration deadline, String idempotencyKey,
+            List<WebhookRegistrar.Checked> webhooks) {
     }
 
     record NewMessage(String message, List<AttachmentRequest> attachments) {
@@ -107,6 +116,25 @@ final class TaskRequests {
             }
         }
         return List.copyOf(attachments);
+    }
+
+    private static List<WebhookRegistrar.Checked> checkedWebhooks(List<WebhookRequest> webhooks) {
+        if (webhooks == null) {
+            return List.of();
+        }
+        if (webhooks.size() > MAX_WEBHOOKS) {
+            throw ApiException.invalidParam("webhooks", "At most " + MAX_WEBHOOKS + " webhooks with a new task; register more afterwards");
+        }
+        List<WebhookRegistrar.Checked> checked = new ArrayList<>();
+        for (int index = 0; index < webhooks.size(); index++) {
+            WebhookRequest webhook = webhooks.get(index);
+            String at = "webhooks[" + index + "]";
+            if (webhook == null) {
+                throw ApiException.invalidBody("'" + at + "' must be an object", at);
+            }
+            checked.add(WebhookRegistrar.check(at + ".", webhook.url(), webhook.secret(), webhook.token()));
+        }
+        return checked;
     }
 
     private static String checkedContextId(String contextId) {

@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 import org.agentplatform.api.agent.AgentAccess;
 import org.agentplatform.api.agent.AgentAvailability;
+import org.agentplatform.api.agent.TaskAccess;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;

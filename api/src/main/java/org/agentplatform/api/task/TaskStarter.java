@@ -13,6 +13,7 @@ import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.file.FileStore;
 import org.agentplatform.api.task.TaskRequests.AttachmentRequest;
 import org.agentplatform.api.task.TaskRequests.NewTask;
+import org.agentplatform.api.webhook.WebhookRegistrar;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.identity.OwnerId;
@@ -40,13 +41,16 @@ final class TaskStarter {
     private final AgentReads agents;
     private final AgentAvailability availability;
     private final FileStore files;
+    private final WebhookRegistrar registrar;
     private final Clock clock;
 
-    TaskStarter(Commands commands, AgentReads agents, AgentAvailability availability, FileStore files, Clock clock) {
+    TaskStarter(Commands commands, AgentReads agents, AgentAvailability availability, FileStore files, WebhookRegistrar registrar,
+            Clock clock) {
         this.commands = commands;
         this.agents = agents;
         this.availability = availability;
         this.files = files;
+        this.registrar = registrar;
         this.clock = clock;
     }
 
@@ -84,7 +88,10 @@ final class TaskStarter {
         String contextId = request.contextId() != null ? request.contextId() : UUID.randomUUID().toString();
         CreateTask command = new CreateTask(task, caller.ownerId(), agent.id(), agent.instanceId(), contextId,
                 TaskMessage.user(request.message(), attachments), deadline, origin);
-        return commands.send(command, caller, exchange, ErrorCode.AGENT_NOT_FOUND)
+        // webhooks first: the fan-out sees them before the task's first transition, so they get "queued" too
+        return Flux.fromIterable(request.webhooks())
+                .concatMap(webhook -> registrar.register(caller, exchange, task, webhook))
+                .then(commands.send(command, caller, exchange, ErrorCode.AGENT_NOT_FOUND))
                 .onErrorMap(ApiException.class, refused -> refused.code() == ErrorCode.CONFLICT
                         ? new ApiException(ErrorCode.CONFLICT, "Duplicate idempotency_key: a task was created with this key already",
                                 "", Map.of("task_id", task.toString()), null)

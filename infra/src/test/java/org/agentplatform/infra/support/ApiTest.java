@@ -61,6 +61,9 @@ public abstract class ApiTest {
         registry.add("agent-platform.operations.answer-timeout", () -> "4s");
         registry.add("agent-platform.operations.sync-wait", () -> "2s");
         registry.add("agent-platform.operations.sweep-interval", () -> "1s");
+        // test-only: the retry schedule shortened to seconds, and callbacks allowed to the test's receivers on 127.0.0.1
+        registry.add("agent-platform.webhooks.retry-delays", () -> "1s,1s,1s,1s,1s");
+        registry.add("agent-platform.webhooks.allowed-networks", () -> "127.0.0.1/32");
     }
 
     @BeforeEach

@@ -1,4 +1,4 @@
-package org.agentplatform.api.task;
+package org.agentplatform.api.agent;
 
 import java.util.UUID;
 import org.agentplatform.api.error.ApiException;
@@ -12,12 +12,12 @@ import org.agentplatform.query.task.TaskRecord;
 import reactor.core.publisher.Mono;
 
 /** A task is the caller's who created it, under the agent it was created for; anything else is 404 {@code agent_not_found}. */
-final class TaskAccess {
+public final class TaskAccess {
 
     private TaskAccess() {
     }
 
-    static Mono<TaskRecord> owned(TaskReads tasks, AgentId agent, String taskId, OwnerId caller) {
+    public static Mono<TaskRecord> owned(TaskReads tasks, AgentId agent, String taskId, OwnerId caller) {
         TaskId id = parse(taskId);
         return tasks.find(id)
                 .filter(task -> task.ownerId().equals(caller) && task.agentId().equals(agent))

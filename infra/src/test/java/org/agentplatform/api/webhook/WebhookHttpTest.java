@@ -1,0 +1,310 @@
+package org.agentplatform.api.webhook;
+
+import static org.agentplatform.infra.support.PlatformClient.body;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.agentplatform.infra.support.ApiTest;
+import org.agentplatform.infra.support.PlatformClient;
+import org.agentplatform.infra.support.WebhookReceiver;
+import org.agentplatform.infra.support.WebhookReceiver.Callback;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Task webhooks through the running service with real receivers: signed callbacks for every status
+ * transition, failures retried on the (test-shortened) schedule up to dead_letter, 3xx not followed,
+ * redeliver with the same bytes and signature, deletion stopping attempts, and the SSRF guard.
+ */
+class WebhookHttpTest extends ApiTest {
+
+    private static final String SECRET = "whsec-0123456789abcdef";
+    private static final String TOKEN = "receiver-token-1";
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final WebhookReceiver receiver = new WebhookReceiver();
+    private PlatformClient owner;
+    private String agent;
+
+    @BeforeEach
+    void anAgent() {
+        owner = platform();
+        agent = owner.createAgent(owner.runningInstance("linux"), "notifier");
+    }
+
+    @AfterEach
+    void stopReceiver() {
+        receiver.close();
+    }
+
+    @Test
+    void aReceiverGetsSignedCallbacksForEveryTransitionTheLastOneFinal() {
+        JsonNode created = owner.task(agent, Map.of("message", "work\n/echo take_ms=300",
+                "webhooks", List.of(Map.of("url", receiver.url("/hook"), "secret", SECRET, "token", TOKEN)))).get("data");
+        String task = created.get("task_id").asString();
+        List<Callback> callbacks = receiver.await("/hook", 3);
+        assertThat(callbacks).extracting(callback -> payload(callback).get("status").asString())
+                .containsExactly("queued", "running", "completed");
+        assertThat(callbacks).extracting(callback -> payload(callback).get("final").asBoolean()).containsExactly(false, false, true);
+        for (Callback callback : callbacks) {
+            assertThat(WebhookReceiver.verify(callback, SECRET, Instant.now())).isTrue();
+            assertThat(WebhookReceiver.verify(callback, "another-secret-value", Instant.now())).isFalse();
+            assertThat(callback.header("Content-Type")).isEqualTo("application/json");
+            assertThat(callback.header("X-Service-Webhook-Format")).isEqualTo("openapi");
+            assertThat(callback.header("Authorization")).isEqualTo("Bearer " + TOKEN);
+            assertThat(callback.header("X-Service-Event")).isEqualTo("task.state");
+            assertThat(callback.header("X-Service-Task-Id")).isEqualTo(task);
+            JsonNode payload = payload(callback);
+            assertThat(fieldNames(payload)).containsExactly("type", "task_id", "context_id", "status", "final", "timestamp");
+            assertThat(payload.get("type").asString()).isEqualTo("task_status");
+            assertThat(payload.get("context_id").asString()).isEqualTo(created.get("context_id").asString());
+        }
+        String webhook = listWebhooks(task).at("/0/webhook_id").asString();
+        JsonNode rows = deliveries(task, webhook, "");
+        assertThat(rows).hasSize(3).allSatisfy(row -> {
+            assertThat(row.get("status").asString()).isEqualTo("succeeded");
+            assertThat(row.get("attempt_num").asInt()).isEqualTo(1);
+            assertThat(row.get("last_response_status").asInt()).isEqualTo(200);
+            assertThat(row.get("last_error").asString()).isEmpty();
+            assertThat(row.get("renderer").asString()).isEqualTo("openapi");
+            assertThat(row.get("completed_at").asString()).isNotBlank();
+            assertThat(row.has("payload")).isFalse();
+        });
+    }
+
+    @Test
+    void aWebhookRegisteredOnAWaitingTaskGetsTheTransitionsThatFollow() {
+        String task = owner.task(agent, "which?\n/echo then=input");
+        owner.awaitTask(agent, task, "input_required");
+        JsonNode registered = body(register(task, Map.of("url", receiver.url("/later"))), 201).get("data");
+        assertThat(registered.get("has_secret").asBoolean()).isFalse();
+        body(owner.post("/api/v1/agents/{a}/tasks/{t}/continue", agent, task).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("message", "that one")).exchange(), 202);
+        List<Callback> callbacks = receiver.await("/later", 2);
+        assertThat(callbacks).extracting(callback -> payload(callback).get("status").asString()).containsExactly("running", "completed");
+        assertThat(callbacks.getLast().text()).contains("\"final\":true");
+        assertThat(callbacks.getFirst().header("X-Service-Signature")).isNull();
+        assertThat(callbacks.getFirst().header("X-Service-Event")).isNull();
+        assertThat(callbacks.getFirst().header("Authorization")).isNull();
+    }
+
+    @Test
+    void registrationRotatesSecretsAndNeverShowsThem() {
+        String task = owner.task(agent, "wait\n/echo then=input");
+        String url = receiver.url("/rotating");
+        JsonNode first = body(register(task, Map.of("url", url, "secret", SECRET, "token", TOKEN)), 201).get("data");
+        assertThat(fieldNames(first)).contains("webhook_id", "task_id", "url", "has_secret", "created_at").doesNotContain("secret", "token");
+        assertThat(first.get("has_secret").asBoolean()).isTrue();
+        JsonNode untouched = body(register(task, Map.of("url", url, "secret", "")), 201).get("data");
+        assertThat(untouched.get("webhook_id").asString()).isEqualTo(first.get("webhook_id").asString());
+        assertThat(untouched.get("has_secret").asBoolean()).isTrue();
+        String rotated = "whsec-rotated-0123456789";
+        body(register(task, Map.of("url", url, "secret", rotated)), 201);
+        owner.awaitTask(agent, task, "input_required");
+        body(owner.post("/api/v1/agents/{a}/tasks/{t}/continue", agent, task).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("message", "go")).exchange(), 202);
+        Callback callback = receiver.await("/rotating", 1).getFirst();
+        assertThat(WebhookReceiver.verify(callback, rotated, Instant.now())).isTrue();
+        assertThat(WebhookReceiver.verify(callback, SECRET, Instant.now())).isFalse();
+        assertThat(callback.header("Authorization")).isEqualTo("Bearer " + TOKEN);
+
+        JsonNode listed = listWebhooks(task);
+        assertThat(listed).hasSize(1);
+        assertThat(listed.toString()).doesNotContain(SECRET, rotated, TOKEN);
+        Integer leaks = jdbc().queryForObject("SELECT count(*) FROM domain_event_entry WHERE position(?::bytea in payload) > 0"
+                + " OR position(?::bytea in payload) > 0 OR position(?::bytea in payload) > 0", Integer.class,
+                SECRET.getBytes(StandardCharsets.UTF_8), rotated.getBytes(StandardCharsets.UTF_8), TOKEN.getBytes(StandardCharsets.UTF_8));
+        assertThat(leaks).isZero();
+    }
+
+    @Test
+    void registrationsAreChecked() {
+        String task = owner.task(agent, "x\n/echo then=input");
+        assertError(register(task, Map.of("secret", SECRET)), 400, "missing_param", "url");
+        assertError(register(task, Map.of("url", "ftp://example.com/hook")), 400, "invalid_param", "url");
+        assertError(register(task, Map.of("url", "/relative")), 400, "invalid_param", "url");
+        assertError(register(task, Map.of("url", "https://example.com/hook", "secret", "short")), 400, "invalid_param", "secret");
+        assertError(register(task, Map.of("url", "https://example.com/hook", "secret", "s".repeat(257))), 400, "invalid_param", "secret");
+        assertError(register(task, Map.of("url", "https://example.com/hook", "colour", "red")), 400, "invalid_body", "");
+        assertError(register(task, Map.of("url", "https://example.com/" + "a".repeat(70 * 1024))), 413, "payload_too_large", "");
+        assertError(owner.post("/api/v1/agents/{a}/tasks", agent).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("message", "x", "webhooks", List.of(Map.of("url", "nope")))).exchange(), 400, "invalid_param",
+                "webhooks[0].url");
+        assertError(stranger().post("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("url", "https://example.com/hook")).exchange(), 404, "agent_not_found", "");
+    }
+
+    @Test
+    void aFailingReceiverIsRetriedOnScheduleUntilDeadLetterThenRedeliverSendsTheSameBytesAndSignature() {
+        receiver.answer("/failing", 500);
+        String task = owner.task(agent, Map.of("message", "x\n/echo then=input",
+                "webhooks", List.of(Map.of("url", receiver.url("/failing"), "secret", SECRET)))).at("/data/task_id").asString();
+        String webhook = listWebhooks(task).at("/0/webhook_id").asString();
+        JsonNode failed = oldestFailed(task, webhook);
+        JsonNode queuedRow = PlatformClient.await(() -> deliveries(task, webhook, ""), rows -> rows.size() == 3, "three rows")
+                .get(2);
+        assertThat(failed.get("last_response_status").asInt()).isEqualTo(500);
+        assertThat(failed.get("last_error").asString()).isEqualTo("HTTP 500");
+        String deliveryId = queuedRow.get("delivery_id").asString();
+        JsonNode deadLetter = PlatformClient.await(() -> delivery(task, webhook, deliveryId),
+                row -> "dead_letter".equals(row.get("status").asString()), "dead letter");
+        assertThat(deadLetter.get("attempt_num").asInt()).isEqualTo(6);
+        assertThat(deadLetter.get("next_attempt_at").isNull()).isTrue();
+        List<Callback> attempts = receiver.callbacks("/failing").stream()
+                .filter(callback -> payload(callback).get("status").asString().equals("queued")).toList();
+        assertThat(attempts).hasSize(6);
+        for (int index = 1; index < attempts.size(); index++) {
+            assertThat(Duration.between(attempts.get(index - 1).at(), attempts.get(index).at())).isGreaterThanOrEqualTo(Duration.ofMillis(900));
+        }
+
+        receiver.answer("/failing", 200);
+        int before = receiver.callbacks("/failing").size();
+        JsonNode clone = body(redeliver(task, webhook, deliveryId), 202).get("data");
+        assertThat(clone.get("status").asString()).isEqualTo("pending");
+        assertThat(clone.get("attempt_num").asInt()).isZero();
+        assertThat(clone.get("redelivery_of").asString()).isEqualTo(deliveryId);
+        List<Callback> withRedelivery = receiver.await("/failing", before + 1);
+        Callback resent = withRedelivery.getLast();
+        assertThat(resent.body()).isEqualTo(attempts.getLast().body());
+        assertThat(resent.header("X-Service-Signature")).isEqualTo(attempts.getLast().header("X-Service-Signature"));
+        assertThat(PlatformClient.await(() -> delivery(task, webhook, clone.get("delivery_id").asString()),
+                row -> "succeeded".equals(row.get("status").asString()), "redelivered").get("attempt_num").asInt()).isEqualTo(1);
+        assertThat(delivery(task, webhook, deliveryId).get("status").asString()).isEqualTo("dead_letter");
+
+        assertError(redeliver(task, webhook, clone.get("delivery_id").asString()), 409, "conflict", "");
+        assertError(redeliver(task, webhook, UUID.randomUUID().toString()), 404, "not_found", "");
+        assertError(stranger().post("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}/deliveries/{d}/redeliver", agent, task, webhook,
+                deliveryId).exchange(), 403, "forbidden", "");
+        assertThat(deliveries(task, webhook, "?limit=1")).hasSize(1);
+        assertThat(deliveries(task, webhook, "?limit=0")).hasSize(1);
+        assertThat(deliveries(task, webhook, "?limit=5000").size()).isEqualTo(deliveries(task, webhook, "").size());
+    }
+
+    @Test
+    void aRedirectIsNotFollowedAndCountsAsAFailure() {
+        receiver.answer("/moved", 302);
+        String task = owner.task(agent, Map.of("message", "x\n/echo then=input",
+                "webhooks", List.of(Map.of("url", receiver.url("/moved"))))).at("/data/task_id").asString();
+        String webhook = listWebhooks(task).at("/0/webhook_id").asString();
+        JsonNode row = oldestFailed(task, webhook);
+        assertThat(row.get("last_response_status").asInt()).isEqualTo(302);
+        assertThat(row.get("last_error").asString()).contains("not followed");
+        assertThat(row.get("next_attempt_at").asString()).isNotBlank();
+        assertThat(Duration.between(Instant.parse(row.get("last_attempted_at").asString()), Instant.parse(row.get("next_attempt_at")
+                .asString()))).isEqualTo(Duration.ofSeconds(1));
+        assertThat(receiver.callbacks("/redirected")).isEmpty();
+    }
+
+    @Test
+    void deletingAWebhookStopsNewAttempts() {
+        receiver.answer("/deleted", 500);
+        String task = owner.task(agent, Map.of("message", "x\n/echo then=input",
+                "webhooks", List.of(Map.of("url", receiver.url("/deleted"))))).at("/data/task_id").asString();
+        String webhook = listWebhooks(task).at("/0/webhook_id").asString();
+        receiver.await("/deleted", 1);
+        body(owner.delete("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}", agent, task, webhook).exchange(), 200);
+        assertThat(listWebhooks(task)).isEmpty();
+        JsonNode rows = PlatformClient.await(() -> deliveries(task, webhook, ""), found -> found.size() >= 1 && allStopped(found),
+                "stopped rows");
+        rows.forEach(row -> {
+            assertThat(row.get("status").asString()).isEqualTo("failed");
+            assertThat(row.get("next_attempt_at").isNull()).isTrue();
+            assertThat(row.get("last_error").asString()).contains("deleted");
+        });
+        int seen = receiver.callbacks("/deleted").size();
+        body(owner.post("/api/v1/agents/{a}/tasks/{t}/continue", agent, task).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("message", "more")).exchange(), 202);
+        owner.awaitTask(agent, task, "completed");
+        // the new transitions (running, completed) and the stopped row's schedule would have called by now
+        sleep(Duration.ofSeconds(3));
+        assertThat(receiver.callbacks("/deleted")).hasSize(seen);
+        assertError(owner.delete("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}", agent, task, webhook).exchange(), 404, "not_found", "");
+    }
+
+    @Test
+    void aWebhookOnAnInternalAddressIsRefusedAtDispatch() {
+        String task = owner.task(agent, Map.of("message", "x\n/echo then=input", "webhooks", List.of(
+                Map.of("url", "http://10.255.255.1:8080/hook"),
+                Map.of("url", "http://127.0.0.2:" + receiver.port() + "/hook")))).at("/data/task_id").asString();
+        JsonNode webhooks = listWebhooks(task);
+        assertThat(webhooks).hasSize(2);
+        for (JsonNode webhook : webhooks) {
+            JsonNode row = oldestFailed(task, webhook.get("webhook_id").asString());
+            assertThat(row.get("last_error").asString()).contains("internal address");
+            assertThat(row.get("last_response_status").asInt()).isZero();
+        }
+        assertThat(receiver.callbacks("/hook")).isEmpty();
+    }
+
+    /** The first delivery of the webhook (the task's first transition), once it has failed. */
+    private JsonNode oldestFailed(String task, String webhook) {
+        JsonNode rows = PlatformClient.await(() -> deliveries(task, webhook, ""), found -> found.size() >= 1
+                && "failed".equals(found.get(found.size() - 1).get("status").asString()), "a failed first delivery");
+        return rows.get(rows.size() - 1);
+    }
+
+    private static boolean allStopped(JsonNode rows) {
+        for (JsonNode row : rows) {
+            if (!"failed".equals(row.get("status").asString()) || !row.get("next_attempt_at").isNull()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private WebTestClient.ResponseSpec register(String task, Map<String, ?> body) {
+        return owner.post("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).contentType(MediaType.APPLICATION_JSON).bodyValue(body)
+                .exchange();
+    }
+
+    private WebTestClient.ResponseSpec redeliver(String task, String webhook, String delivery) {
+        return owner.post("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}/deliveries/{d}/redeliver", agent, task, webhook, delivery).exchange();
+    }
+
+    private JsonNode listWebhooks(String task) {
+        return body(owner.get("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).exchange(), 200).at("/data/webhooks");
+    }
+
+    private JsonNode deliveries(String task, String webhook, String query) {
+        return body(owner.get("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}/deliveries" + query, agent, task, webhook).exchange(), 200)
+                .at("/data/deliveries");
+    }
+
+    private JsonNode delivery(String task, String webhook, String delivery) {
+        for (JsonNode row : deliveries(task, webhook, "?limit=200")) {
+            if (row.get("delivery_id").asString().equals(delivery)) {
+                return row;
+            }
+        }
+        throw new AssertionError("no delivery " + delivery);
+    }
+
+    private static JsonNode payload(Callback callback) {
+        return JSON.readTree(callback.body());
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.propertyNames().forEach(names::add);
+        return names;
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
