@@ -1,0 +1,86 @@
+package org.agentplatform.infra;
+
+import static org.agentplatform.infra.support.PlatformClient.body;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.agentplatform.infra.support.PlatformClient;
+import org.agentplatform.infra.support.StandaloneService;
+import org.agentplatform.infra.support.WebhookReceiver;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.context.ConfigurableApplicationContext;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * A retry scheduled before the service stops is made after it starts again, on time (the deadline is
+ * persistent), exactly once: the receiver sees each attempt of a delivery once, the row counts them alike.
+ */
+class WebhookRestartTest {
+
+    @TempDir
+    Path dataDir;
+
+    @Test
+    void aRetryScheduledBeforeAStopIsMadeAfterTheRestartOnceAndOnTime() {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            receiver.answer("/down", 500);
+            String agent;
+            String task;
+            String webhook;
+            String first;
+            Instant dueAt;
+            try (ConfigurableApplicationContext service = start()) {
+                PlatformClient platform = StandaloneService.client(service, dataDir);
+                agent = platform.createAgent(platform.runningInstance("linux"), "notifier");
+                task = platform.task(agent, Map.of("message", "x\n/echo then=input",
+                        "webhooks", List.of(Map.of("url", receiver.url("/down"), "secret", "whsec-0123456789abcdef"))))
+                        .at("/data/task_id").asString();
+                webhook = body(platform.get("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).exchange(), 200)
+                        .at("/data/webhooks/0/webhook_id").asString();
+                JsonNode failed = PlatformClient.await(() -> oldest(platform, agent, task, webhook),
+                        row -> row != null && "failed".equals(row.get("status").asString()), "a first failed attempt");
+                first = failed.get("delivery_id").asString();
+                dueAt = Instant.parse(failed.get("next_attempt_at").asString());
+                assertThat(failed.get("attempt_num").asInt()).isEqualTo(1);
+            }
+            long queuedCallbacks = queued(receiver);
+            assertThat(queuedCallbacks).isEqualTo(1);
+
+            try (ConfigurableApplicationContext service = start()) {
+                PlatformClient platform = StandaloneService.client(service, dataDir);
+                JsonNode retried = PlatformClient.await(() -> oldest(platform, agent, task, webhook),
+                        row -> row.get("attempt_num").asInt() >= 3, "two retries after the restart");
+                assertThat(retried.get("delivery_id").asString()).isEqualTo(first);
+                assertThat(Instant.parse(retried.get("last_attempted_at").asString())).isAfterOrEqualTo(dueAt.plusSeconds(4));
+                assertThat(queued(receiver)).isEqualTo(retried.get("attempt_num").asLong());
+                List<WebhookReceiver.Callback> attempts = receiver.callbacks("/down").stream()
+                        .filter(callback -> callback.text().contains("\"queued\"")).toList();
+                assertThat(Duration.between(dueAt, attempts.get(1).at())).isLessThan(Duration.ofSeconds(15));
+                assertThat(attempts.get(1).body()).isEqualTo(attempts.get(0).body());
+            }
+        }
+    }
+
+    private static long queued(WebhookReceiver receiver) {
+        return receiver.callbacks("/down").stream().filter(callback -> callback.text().contains("\"queued\"")).count();
+    }
+
+    private static JsonNode oldest(PlatformClient platform, String agent, String task, String webhook) {
+        JsonNode rows = body(platform.get("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}/deliveries", agent, task, webhook).exchange(), 200)
+                .at("/data/deliveries");
+        return rows.isEmpty() ? null : rows.get(rows.size() - 1);
+    }
+
+    private ConfigurableApplicationContext start() {
+        return StandaloneService.start(dataDir,
+                "--agent-platform.embedded-postgres.durable=false",
+                "--agent-platform.operations.sweep-interval=1s",
+                "--agent-platform.webhooks.retry-delays=4s,4s,4s,4s,4s",
+                "--agent-platform.webhooks.allowed-networks=127.0.0.1/32");
+    }
+}
