@@ -20,6 +20,7 @@ import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryStopped;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliverySucceeded;
 import org.agentplatform.kernel.webhook.DeliveryId;
 import org.agentplatform.kernel.webhook.DeliveryStatus;
+import org.agentplatform.kernel.webhook.RetrySchedule;
 import org.agentplatform.kernel.webhook.WebhookId;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.eventsourcing.EventSourcingHandler;

@@ -22,6 +22,7 @@ import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryRetryDue;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryStopped;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliverySucceeded;
 import org.agentplatform.kernel.webhook.DeliveryId;
+import org.agentplatform.kernel.webhook.RetrySchedule;
 import org.agentplatform.kernel.webhook.WebhookId;
 import org.axonframework.test.aggregate.AggregateTestFixture;
 import org.junit.jupiter.api.BeforeEach;

@@ -3,7 +3,7 @@ package org.agentplatform.infra.webhook;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.agentplatform.command.webhook.RetrySchedule;
+import org.agentplatform.kernel.webhook.RetrySchedule;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.secret.SecretVault;

@@ -102,6 +102,7 @@ class WebhookHttpTest extends ApiTest {
     @Test
     void registrationRotatesSecretsAndNeverShowsThem() {
         String task = owner.task(agent, "wait\n/echo then=input");
+        owner.awaitTask(agent, task, "input_required");
         String url = receiver.url("/rotating");
         JsonNode first = body(register(task, Map.of("url", url, "secret", SECRET, "token", TOKEN)), 201).get("data");
         assertThat(fieldNames(first)).contains("webhook_id", "task_id", "url", "has_secret", "created_at").doesNotContain("secret", "token");
@@ -111,7 +112,6 @@ class WebhookHttpTest extends ApiTest {
         assertThat(untouched.get("has_secret").asBoolean()).isTrue();
         String rotated = "whsec-rotated-0123456789";
         body(register(task, Map.of("url", url, "secret", rotated)), 201);
-        owner.awaitTask(agent, task, "input_required");
         body(owner.post("/api/v1/agents/{a}/tasks/{t}/continue", agent, task).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("message", "go")).exchange(), 202);
         Callback callback = receiver.await("/rotating", 1).getFirst();

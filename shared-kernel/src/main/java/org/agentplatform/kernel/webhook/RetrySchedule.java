@@ -1,4 +1,4 @@
-package org.agentplatform.command.webhook;
+package org.agentplatform.kernel.webhook;
 
 import java.time.Duration;
 import java.util.List;
@@ -6,8 +6,9 @@ import java.util.Optional;
 
 /**
  * When a failed delivery is attempted again: after attempt 1, 1 minute; 2, 5 minutes; 3, 30 minutes; 4, 2
- * hours; 5, 12 hours; after attempt 6 it is dead-lettered. Tests of the running service may shorten the
- * delays (a documented test-only setting); the contract's schedule is the default.
+ * hours; 5, 12 hours; after attempt 6 it is dead-lettered. The delivery aggregate applies it (each failed row
+ * says its {@code next_attempt_at}); the saga's persistent deadlines keep it. Tests of the running service may
+ * shorten the delays (a documented test-only setting); the contract's schedule is the default.
  */
 public final class RetrySchedule {
 
