@@ -19,6 +19,7 @@ import org.agentplatform.api.task.TaskRequests.CreateRequest;
 import org.agentplatform.api.task.TaskRequests.NewMessage;
 import org.agentplatform.api.task.TaskRequests.NewTask;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.task.TaskCommand.CancelTask;
@@ -97,7 +98,7 @@ final class TaskRoutes {
     Mono<ApiResponse<TaskList>> list(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @RequestParam(required = false) String limit, @RequestParam(required = false) String since) {
         AgentId agent = AgentAccess.parse(agentId);
-        int clamped = limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         Long after = since == null ? null : offset("since", since);
         return AgentAccess.readable(agents, agent, caller.ownerId())
                 .flatMap(found -> page(tasks.list(caller.ownerId(), agent, after, clamped), after));
@@ -107,7 +108,7 @@ final class TaskRoutes {
     @GetMapping("/api/v1/tasks")
     Mono<ApiResponse<TaskList>> inbox(@AuthenticationPrincipal Caller caller, @RequestParam(required = false) String limit,
             @RequestParam(required = false) String since, @RequestParam(required = false) String agentId) {
-        int clamped = limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         Long after = since == null ? null : offset("since", since);
         AgentId agent = agentId == null ? null : agentFilter(agentId);
         return page(tasks.list(caller.ownerId(), agent, after, clamped), after);
@@ -154,7 +155,7 @@ final class TaskRoutes {
             @RequestParam(name = "include_deltas", required = false) String includeDeltas, @RequestParam(required = false) String limit) {
         long after = since == null ? -1 : offset("since", since);
         boolean deltas = flag("include_deltas", includeDeltas);
-        int clamped = limit(limit, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT);
+        int clamped = QueryParams.limit(limit, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
                 .flatMap(task -> tasks.log(task.id(), after, deltas, clamped).map(TaskView.EntryView::of).collectList()
                         .zipWhen(rows -> tasks.find(task.id()))
@@ -192,16 +193,6 @@ final class TaskRoutes {
         }
     }
 
-    private static int limit(String limit, int fallback, int max) {
-        if (limit == null) {
-            return fallback;
-        }
-        try {
-            return (int) Math.max(1, Math.min(max, Long.parseLong(limit)));
-        } catch (NumberFormatException notANumber) {
-            throw ApiException.invalidParam("limit", "'limit' must be an integer");
-        }
-    }
 
     private static long offset(String param, String value) {
         if (value.length() > 128 || !OFFSET.matcher(value).matches()) {

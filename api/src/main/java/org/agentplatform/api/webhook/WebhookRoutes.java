@@ -11,6 +11,7 @@ import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.agent.TaskAccess;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.PathIds;
+import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.task.TaskId;
@@ -99,7 +100,7 @@ final class WebhookRoutes {
             @PathVariable String agentId, @PathVariable String taskId, @PathVariable String webhookId,
             @RequestParam(required = false) String limit) {
         WebhookId webhook = PathIds.parse("webhookId", webhookId, WebhookId::new);
-        int clamped = limit(limit);
+        int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
                 .flatMap(task -> webhooks.find(webhook).filter(found -> found.taskId().equals(task.id())))
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No webhook " + webhookId + " on task " + taskId)))
@@ -149,16 +150,6 @@ final class WebhookRoutes {
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No webhook " + webhook + " on task " + task.id())));
     }
 
-    private static int limit(String limit) {
-        if (limit == null) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            return (int) Math.max(1, Math.min(MAX_LIMIT, Long.parseLong(limit)));
-        } catch (NumberFormatException notANumber) {
-            throw ApiException.invalidParam("limit", "'limit' must be an integer");
-        }
-    }
 
     private ApiException notVisibleYet() {
         return new ApiException(ErrorCode.SERVICE_TIMEOUT, "The change was accepted but is not visible yet; read it again shortly");
