@@ -20,6 +20,7 @@ import org.agentplatform.kernel.instance.InstanceEvent.InstanceDestroyed;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceFailed;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceRestartRequested;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceRestarted;
+import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceStarted;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceStopped;
 import org.agentplatform.kernel.instance.InstanceId;
@@ -150,13 +151,7 @@ class Instance {
     }
 
     @EventSourcingHandler
-    void on(InstanceDeployed event) {
-        status = InstanceStatus.RUNNING;
-        runtimeEpoch = event.runtimeEpoch();
-    }
-
-    @EventSourcingHandler
-    void on(InstanceStarted event) {
+    void on(RuntimeStarted event) {
         status = InstanceStatus.RUNNING;
         runtimeEpoch = event.runtimeEpoch();
     }
@@ -169,12 +164,6 @@ class Instance {
     @EventSourcingHandler
     void on(InstanceRestartRequested event) {
         status = InstanceStatus.RESTARTING;
-    }
-
-    @EventSourcingHandler
-    void on(InstanceRestarted event) {
-        status = InstanceStatus.RUNNING;
-        runtimeEpoch = event.runtimeEpoch();
     }
 
     @EventSourcingHandler

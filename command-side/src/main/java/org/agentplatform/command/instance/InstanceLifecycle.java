@@ -8,12 +8,10 @@ import org.agentplatform.kernel.instance.InstanceCommand.CompleteInstanceDeploym
 import org.agentplatform.kernel.instance.InstanceCommand.CompleteInstanceRestart;
 import org.agentplatform.kernel.instance.InstanceCommand.FailInstance;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployRequested;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployed;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceDestroyed;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceRestartRequested;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceRestarted;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceStarted;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceStopped;
+import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
@@ -56,17 +54,7 @@ public class InstanceLifecycle {
     }
 
     @EventHandler
-    void on(InstanceDeployed event) {
-        carryOut(event.instanceId(), "activate", () -> provisioning.activate(event.instanceId(), event.runtimeEpoch()), null);
-    }
-
-    @EventHandler
-    void on(InstanceStarted event) {
-        carryOut(event.instanceId(), "activate", () -> provisioning.activate(event.instanceId(), event.runtimeEpoch()), null);
-    }
-
-    @EventHandler
-    void on(InstanceRestarted event) {
+    void on(RuntimeStarted event) {
         carryOut(event.instanceId(), "activate", () -> provisioning.activate(event.instanceId(), event.runtimeEpoch()), null);
     }
 

@@ -2,13 +2,11 @@ package org.agentplatform.query.instance;
 
 import java.time.Instant;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployRequested;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployed;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceDestroyed;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceFailed;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceRestartRequested;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceRestarted;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceStarted;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceStopped;
+import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceStatus;
 import org.agentplatform.query.SqlTime;
@@ -39,17 +37,7 @@ public class InstanceProjection {
     }
 
     @EventHandler
-    void on(InstanceDeployed event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        change(event.instanceId(), InstanceStatus.RUNNING, event.runtimeEpoch(), null, sequence, at);
-    }
-
-    @EventHandler
-    void on(InstanceStarted event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        change(event.instanceId(), InstanceStatus.RUNNING, event.runtimeEpoch(), null, sequence, at);
-    }
-
-    @EventHandler
-    void on(InstanceRestarted event, @SequenceNumber long sequence, @Timestamp Instant at) {
+    void on(RuntimeStarted event, @SequenceNumber long sequence, @Timestamp Instant at) {
         change(event.instanceId(), InstanceStatus.RUNNING, event.runtimeEpoch(), null, sequence, at);
     }
 

@@ -10,6 +10,12 @@ public sealed interface InstanceEvent {
 
     InstanceId instanceId();
 
+    /** The instance's runtime (re)started at {@code runtimeEpoch} and serves: deployed, started or restarted. */
+    sealed interface RuntimeStarted extends InstanceEvent {
+
+        long runtimeEpoch();
+    }
+
     record InstanceDeployRequested(
             InstanceId instanceId,
             OwnerId ownerId,
@@ -20,11 +26,11 @@ public sealed interface InstanceEvent {
     }
 
     record InstanceDeployed(InstanceId instanceId, OwnerId ownerId, String providerId, InstanceKind kind, long runtimeEpoch)
-            implements InstanceEvent {
+            implements RuntimeStarted {
     }
 
     record InstanceStarted(InstanceId instanceId, OwnerId ownerId, String providerId, InstanceKind kind, long runtimeEpoch)
-            implements InstanceEvent {
+            implements RuntimeStarted {
     }
 
     record InstanceStopped(InstanceId instanceId, OwnerId ownerId, String providerId, long runtimeEpoch) implements InstanceEvent {
@@ -35,7 +41,7 @@ public sealed interface InstanceEvent {
     }
 
     record InstanceRestarted(InstanceId instanceId, OwnerId ownerId, String providerId, InstanceKind kind, long runtimeEpoch)
-            implements InstanceEvent {
+            implements RuntimeStarted {
     }
 
     record InstanceFailed(InstanceId instanceId, OwnerId ownerId, String reason) implements InstanceEvent {
