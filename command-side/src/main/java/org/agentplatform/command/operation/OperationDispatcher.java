@@ -5,16 +5,12 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import org.agentplatform.command.ProcessCommands;
+import org.agentplatform.command.instance.ReadinessCheck;
 import org.agentplatform.command.operation.RuntimeOutcome.Aborted;
 import org.agentplatform.command.operation.RuntimeOutcome.Committed;
 import org.agentplatform.command.operation.RuntimeOutcome.PartiallyApplied;
 import org.agentplatform.command.operation.RuntimeOutcome.Refused;
-import org.agentplatform.kernel.error.CommandRefused;
-import org.agentplatform.kernel.instance.InstanceCommand.CheckInstanceReadiness;
-import org.agentplatform.kernel.instance.InstanceCommand.Readiness;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployed;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceRestarted;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceStarted;
+import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.EffectState;
 import org.agentplatform.kernel.operation.OperationCommand.CommitOperation;
@@ -30,7 +26,6 @@ import org.agentplatform.kernel.operation.OperationStatus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.axonframework.modelling.command.AggregateNotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -69,17 +64,7 @@ public class OperationDispatcher {
     }
 
     @EventHandler
-    void on(InstanceDeployed event) {
-        executor.execute(() -> dispatchQueuedOn(event.instanceId()));
-    }
-
-    @EventHandler
-    void on(InstanceStarted event) {
-        executor.execute(() -> dispatchQueuedOn(event.instanceId()));
-    }
-
-    @EventHandler
-    void on(InstanceRestarted event) {
+    void on(RuntimeStarted event) {
         executor.execute(() -> dispatchQueuedOn(event.instanceId()));
     }
 
@@ -114,20 +99,12 @@ public class OperationDispatcher {
 
     /** Starts the operation if its instance serves now; leaves it queued otherwise; fails it if the instance is gone. */
     public void dispatch(OperationId operation, InstanceId instance) {
-        Readiness readiness;
-        try {
-            readiness = commands.sendAndWait(new CheckInstanceReadiness(instance, null));
-        } catch (RuntimeException failure) {
-            Throwable cause = ProcessCommands.unwrap(failure);
-            if (!(cause instanceof CommandRefused) && !(cause instanceof AggregateNotFoundException)) {
-                throw failure;
-            }
-            send(new FailOperation(operation, new OperationError("INSTANCE_UNAVAILABLE", cause.getMessage(), EffectState.FAILED,
+        ReadinessCheck check = ReadinessCheck.of(commands, instance);
+        if (check.isGone()) {
+            send(new FailOperation(operation, new OperationError("INSTANCE_UNAVAILABLE", check.goneReason(), EffectState.FAILED,
                     OperationError.RETRY_NONE, null, OperationError.Context.EMPTY), null));
-            return;
-        }
-        if (readiness.isServing()) {
-            send(new StartOperation(operation, readiness.runtimeEpoch(), clock.instant().plus(answerTimeout)));
+        } else if (check.readiness().isServing()) {
+            send(new StartOperation(operation, check.readiness().runtimeEpoch(), clock.instant().plus(answerTimeout)));
         }
     }
 

@@ -1,14 +1,9 @@
 package org.agentplatform.command.task;
 
-import java.util.Optional;
 import java.util.concurrent.Executor;
 import org.agentplatform.command.ProcessCommands;
-import org.agentplatform.kernel.error.CommandRefused;
-import org.agentplatform.kernel.instance.InstanceCommand.CheckInstanceReadiness;
-import org.agentplatform.kernel.instance.InstanceCommand.Readiness;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployed;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceRestarted;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceStarted;
+import org.agentplatform.command.instance.ReadinessCheck;
+import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.task.TaskCommand.FailTask;
 import org.agentplatform.kernel.task.TaskCommand.StartTask;
@@ -22,7 +17,6 @@ import org.agentplatform.kernel.task.TaskId;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
-import org.axonframework.modelling.command.AggregateNotFoundException;
 
 /**
  * Moves tasks to their agent's runtime: a queued task starts once its instance serves (at the
@@ -54,17 +48,7 @@ public class TaskDispatcher {
     }
 
     @EventHandler
-    void on(InstanceDeployed event) {
-        executor.execute(() -> dispatchQueuedOn(event.instanceId()));
-    }
-
-    @EventHandler
-    void on(InstanceStarted event) {
-        executor.execute(() -> dispatchQueuedOn(event.instanceId()));
-    }
-
-    @EventHandler
-    void on(InstanceRestarted event) {
+    void on(RuntimeStarted event) {
         executor.execute(() -> dispatchQueuedOn(event.instanceId()));
     }
 
@@ -76,15 +60,16 @@ public class TaskDispatcher {
     /** The caller's answer goes to the runtime at its current epoch; an instance that stopped meanwhile fails the task. */
     @EventHandler
     void on(TaskContinued event) {
-        executor.execute(() -> readiness(event.task().instanceId()).ifPresentOrElse(
-                readiness -> {
-                    if (readiness.isServing()) {
-                        runtime.startTurn(new TaskTurn(event.task(), event.turn(), readiness.runtimeEpoch(), event.message()));
-                    } else {
-                        offline(event.taskId(), event.turn(), "The agent's instance is " + readiness.status().wireName());
-                    }
-                },
-                () -> offline(event.taskId(), event.turn(), "The agent's instance is gone")));
+        executor.execute(() -> {
+            ReadinessCheck check = ReadinessCheck.of(commands, event.task().instanceId());
+            if (check.isGone()) {
+                offline(event.taskId(), event.turn(), "The agent's instance is gone");
+            } else if (check.readiness().isServing()) {
+                runtime.startTurn(new TaskTurn(event.task(), event.turn(), check.readiness().runtimeEpoch(), event.message()));
+            } else {
+                offline(event.taskId(), event.turn(), "The agent's instance is " + check.readiness().status().wireName());
+            }
+        });
     }
 
     @EventHandler
@@ -104,25 +89,11 @@ public class TaskDispatcher {
 
     /** Starts the task if its instance serves now; leaves it queued otherwise; fails it if the instance is gone. */
     public void dispatch(TaskId task, InstanceId instance) {
-        readiness(instance).ifPresentOrElse(
-                readiness -> {
-                    if (readiness.isServing()) {
-                        ProcessCommands.send(commands, new StartTask(task, readiness.runtimeEpoch()));
-                    }
-                },
-                () -> offline(task, 0, "The agent's instance is gone"));
-    }
-
-    /** The instance's readiness; empty when it is gone (destroyed, failed, unknown). */
-    private Optional<Readiness> readiness(InstanceId instance) {
-        try {
-            return Optional.of(commands.sendAndWait(new CheckInstanceReadiness(instance, null)));
-        } catch (RuntimeException failure) {
-            Throwable cause = ProcessCommands.unwrap(failure);
-            if (cause instanceof CommandRefused || cause instanceof AggregateNotFoundException) {
-                return Optional.empty();
-            }
-            throw failure;
+        ReadinessCheck check = ReadinessCheck.of(commands, instance);
+        if (check.isGone()) {
+            offline(task, 0, "The agent's instance is gone");
+        } else if (check.readiness().isServing()) {
+            ProcessCommands.send(commands, new StartTask(task, check.readiness().runtimeEpoch()));
         }
     }
 
