@@ -83,17 +83,17 @@ public final class TaskChunks {
         if (viewTurn > turn || !"running".equals(view.get("status"))) {
             return Written.TURN_OVER;
         }
-        Integer existing = jdbc.query("SELECT 1 FROM task_chunk WHERE task_id = ? AND turn = ? AND seq = ?",
-                result -> result.next() ? 1 : null, task.value(), turn, seq);
-        if (existing != null) {
-            return Written.WRITTEN;
-        }
         long offset = ((Number) view.get("last_offset")).longValue() + 1;
         if (!TaskOffsets.sameWindow(offset, ((Number) view.get("change_offset")).longValue())) {
             return Written.DROPPED;
         }
-        jdbc.update("INSERT INTO task_chunk (task_id, log_offset, turn, seq, kind, text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        // a turn that runs again writes each chunk once: (task, turn, seq) is unique
+        int inserted = jdbc.update("INSERT INTO task_chunk (task_id, log_offset, turn, seq, kind, text, created_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id, turn, seq) DO NOTHING",
                 task.value(), offset, turn, seq, kind, text, SqlTime.of(clock.instant()));
+        if (inserted == 0) {
+            return Written.WRITTEN;
+        }
         jdbc.update("UPDATE task_view SET last_offset = ? WHERE id = ?", offset, task.value());
         jdbc.query("SELECT pg_notify(?, ?)", row -> null, TaskProjection.CHANNEL, task + ":" + offset);
         return Written.WRITTEN;
