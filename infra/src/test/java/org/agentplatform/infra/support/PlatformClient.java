@@ -108,19 +108,7 @@ public final class PlatformClient {
 
     /** The operation's event stream from {@code lastEventId} (null: from the start), at most {@code count} events. */
     public List<ServerSentEvent<String>> events(String instanceId, String operationId, String lastEventId, int count) {
-        WebTestClient.RequestHeadersSpec<?> request = get("/api/v1/instances/{i}/operations/{o}/events", instanceId, operationId)
-                .accept(MediaType.TEXT_EVENT_STREAM);
-        if (lastEventId != null) {
-            request = request.header("Last-Event-ID", lastEventId);
-        }
-        return request.exchange().expectStatus().isOk()
-                .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() {
-                })
-                .getResponseBody()
-                .filter(event -> event.event() != null)
-                .take(count)
-                .collectList()
-                .block(PATIENCE);
+        return sse(get("/api/v1/instances/{i}/operations/{o}/events", instanceId, operationId), lastEventId, count);
     }
 
     /** Creates a task on the agent (202 at once) and answers its id. */
@@ -143,12 +131,16 @@ public final class PlatformClient {
 
     /** The task's SSE frames after {@code lastEventId} (null: from the start), at most {@code count}, or all until the stream ends. */
     public List<ServerSentEvent<String>> taskEvents(String agentId, String taskId, String lastEventId, int count) {
-        WebTestClient.RequestHeadersSpec<?> request = get("/api/v1/agents/{a}/tasks/{t}/events", agentId, taskId)
-                .accept(MediaType.TEXT_EVENT_STREAM);
+        return sse(get("/api/v1/agents/{a}/tasks/{t}/events", agentId, taskId), lastEventId, count);
+    }
+
+    /** Named events of a stream (comments left out), resumed after {@code lastEventId} when given; at most {@code count}. */
+    private static List<ServerSentEvent<String>> sse(WebTestClient.RequestHeadersSpec<?> request, String lastEventId, int count) {
+        WebTestClient.RequestHeadersSpec<?> stream = request.accept(MediaType.TEXT_EVENT_STREAM);
         if (lastEventId != null) {
-            request = request.header("Last-Event-ID", lastEventId);
+            stream = stream.header("Last-Event-ID", lastEventId);
         }
-        return request.exchange().expectStatus().isOk()
+        return stream.exchange().expectStatus().isOk()
                 .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() {
                 })
                 .getResponseBody()
