@@ -120,7 +120,7 @@ public class ApiConfiguration implements WebFluxConfigurer {
 
     @Bean
     OperationStream operationStream(OperationReads operations, ChangeFeed feed, JsonMapper jsonMapper) {
-        return new OperationStream(operations, feed, jsonMapper, Duration.ofSeconds(2), Duration.ofSeconds(15));
+        return new OperationStream(operations, feed, jsonMapper, Duration.ofSeconds(15));
     }
 
     @Bean

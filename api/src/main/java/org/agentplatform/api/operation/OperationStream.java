@@ -11,12 +11,13 @@ import org.agentplatform.query.operation.OperationReads;
 import org.agentplatform.query.operation.OperationViewProjection;
 import org.springframework.http.codec.ServerSentEvent;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * An operation's durable event stream as server-sent events: every event after the cursor, in order,
  * {@code id:} = its sequence, until the terminal one. Notifications wake the stream, the rows are
- * read (a timer re-reads too, so a lost notification costs only latency); comments keep it alive.
+ * read; comments keep it alive.
  */
 public final class OperationStream {
 
@@ -26,23 +27,20 @@ public final class OperationStream {
     private final OperationReads operations;
     private final ChangeFeed feed;
     private final JsonMapper json;
-    private final Duration recheck;
     private final Duration heartbeat;
 
-    public OperationStream(OperationReads operations, ChangeFeed feed, JsonMapper json, Duration recheck, Duration heartbeat) {
+    public OperationStream(OperationReads operations, ChangeFeed feed, JsonMapper json, Duration heartbeat) {
         this.operations = operations;
         this.feed = feed;
         this.json = json;
-        this.recheck = recheck;
         this.heartbeat = heartbeat;
     }
 
     public Flux<ServerSentEvent<String>> after(OperationId operation, long cursor) {
         AtomicLong last = new AtomicLong(cursor);
-        Flux<Object> wakes = Flux.merge(feed.on(OperationViewProjection.CHANNEL, operation + ":"), Flux.interval(recheck))
-                .map(any -> WAKE)
-                .onBackpressureLatest()
-                .startWith(WAKE);
+        // the feed is subscribed before the first read, so no commit slips between them
+        Flux<Object> wakes = Flux.merge(feed.on(OperationViewProjection.CHANNEL, operation.toString()).map(any -> WAKE), Mono.just(WAKE))
+                .onBackpressureLatest();
         Flux<Object> events = wakes
                 .concatMap(wake -> operations.eventsAfter(operation, last.get()).doOnNext(event -> last.set(event.sequence())), 1)
                 .takeUntil(event -> event.status().isTerminal())

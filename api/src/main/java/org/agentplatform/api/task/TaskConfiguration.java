@@ -7,17 +7,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The task streams and waits, each woken by the change feed and re-reading on a timer as a fallback. */
+/** The task streams and waits, woken by the change feed. */
 @Configuration(proxyBeanMethods = false)
 class TaskConfiguration {
 
     @Bean
     TaskStream taskStream(TaskReads tasks, ChangeFeed feed, JsonMapper jsonMapper) {
-        return new TaskStream(tasks, feed, jsonMapper, Duration.ofSeconds(2), Duration.ofSeconds(15));
+        return new TaskStream(tasks, feed, jsonMapper, Duration.ofSeconds(15));
     }
 
     @Bean
     TaskWaits taskWaits(TaskReads tasks, ChangeFeed feed) {
-        return new TaskWaits(tasks, feed, Duration.ofSeconds(1));
+        return new TaskWaits(tasks, feed);
     }
 }

@@ -24,7 +24,7 @@ import tools.jackson.databind.json.JsonMapper;
  * A task's log as server-sent events: every row after the cursor in offset order ({@code id:} = offset,
  * {@code event:} = its kind), then, once the task has finished, an {@code error} frame when it ended in
  * error and the {@code done} frame. A cursor older than pruned chunks first gets {@code backfill_truncated}.
- * Notifications wake the stream and the rows are read (a timer re-reads too); comments keep it alive.
+ * Notifications wake the stream and the rows are read; comments keep it alive.
  */
 final class TaskStream {
 
@@ -35,14 +35,12 @@ final class TaskStream {
     private final TaskReads tasks;
     private final ChangeFeed feed;
     private final JsonMapper json;
-    private final Duration recheck;
     private final Duration heartbeat;
 
-    TaskStream(TaskReads tasks, ChangeFeed feed, JsonMapper json, Duration recheck, Duration heartbeat) {
+    TaskStream(TaskReads tasks, ChangeFeed feed, JsonMapper json, Duration heartbeat) {
         this.tasks = tasks;
         this.feed = feed;
         this.json = json;
-        this.recheck = recheck;
         this.heartbeat = heartbeat;
     }
 
@@ -52,8 +50,8 @@ final class TaskStream {
                 ? tasks.log(task.id(), cursor, true, 1).next()
                         .map(oldest -> (Object) frame("backfill_truncated", backfillTruncated(oldest.offset(), cursor))).flux()
                 : Flux.empty();
-        Flux<Object> rows = Flux.merge(feed.on(TaskProjection.CHANNEL, task.id() + ":").map(change -> 0L), Flux.interval(recheck),
-                        Mono.just(0L))
+        // the feed is subscribed before the first read, so no commit slips between them
+        Flux<Object> rows = Flux.merge(feed.on(TaskProjection.CHANNEL, task.id().toString()).map(change -> 0L), Mono.just(0L))
                 .onBackpressureLatest()
                 .concatMap(wake -> drain(task, last), 1);
         Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
@@ -68,27 +66,35 @@ final class TaskStream {
                 });
     }
 
-    /** Every row after {@code last}, batch by batch; the closing frames once the task has finished and all its rows are out. */
+    /**
+     * Every row after {@code last}, batch by batch, then the closing frames once the task has finished and
+     * all its rows are out. The task is read before its rows: the projection commits a task's terminal
+     * status and its last rows together, so when that earlier read shows the task finished, the rows read
+     * after it hold everything up to the terminal status. (Read the other way round, a commit landing
+     * between the two reads would close the stream before its last rows.)
+     */
     private Flux<Object> drain(TaskRecord task, AtomicLong last) {
-        return tasks.log(task.id(), last.get(), true, BATCH).collectList().flatMapMany(rows -> {
-            List<Object> out = new ArrayList<>();
-            boolean finished = false;
-            for (TaskLogEntry row : rows) {
-                out.add(row(task, row));
-                last.set(row.offset());
-                if (TaskProjection.TASK_STATUS.equals(row.kind())
-                        && TaskStatus.fromWireName(row.status()).map(TaskStatus::isTerminal).orElse(false)) {
-                    finished = true;
-                    break;
-                }
-            }
-            if (finished || rows.isEmpty()) {
-                Mono<TaskRecord> settled = tasks.find(task.id()).filter(current -> current.status().isTerminal());
-                return Flux.fromIterable(out).concatWith(settled.flatMapMany(this::closing));
-            }
-            Flux<Object> more = rows.size() == BATCH ? Flux.defer(() -> drain(task, last)) : Flux.empty();
-            return Flux.fromIterable(out).concatWith(more);
-        });
+        return tasks.find(task.id()).flatMapMany(before -> tasks.log(task.id(), last.get(), true, BATCH).collectList()
+                .flatMapMany(rows -> {
+                    List<Object> out = new ArrayList<>();
+                    for (TaskLogEntry row : rows) {
+                        out.add(row(task, row));
+                        last.set(row.offset());
+                        if (isTerminalStatus(row)) {
+                            return Flux.fromIterable(out).concatWith(tasks.find(task.id()).flatMapMany(this::closing));
+                        }
+                    }
+                    if (rows.size() == BATCH) {
+                        return Flux.fromIterable(out).concatWith(Flux.defer(() -> drain(task, last)));
+                    }
+                    // every row up to the terminal status is at or before the cursor: the stream resumed past it
+                    return before.status().isTerminal() ? Flux.fromIterable(out).concatWith(closing(before)) : Flux.fromIterable(out);
+                }));
+    }
+
+    private static boolean isTerminalStatus(TaskLogEntry row) {
+        return TaskProjection.TASK_STATUS.equals(row.kind())
+                && TaskStatus.fromWireName(row.status()).map(TaskStatus::isTerminal).orElse(false);
     }
 
     /** The contract's closing frames: {@code error} (as the blocking call would answer) unless the agent reported it, then {@code done}. */

@@ -10,23 +10,21 @@ import org.agentplatform.query.task.TaskRecord;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** Waiting for a task to reach a state: woken by the task's notifications, re-read on a slow timer too. */
+/** Waiting for a task to reach a state: re-read when the task's notifications wake the wait. */
 final class TaskWaits {
 
     private final TaskReads tasks;
     private final ChangeFeed feed;
-    private final Duration recheck;
 
-    TaskWaits(TaskReads tasks, ChangeFeed feed, Duration recheck) {
+    TaskWaits(TaskReads tasks, ChangeFeed feed) {
         this.tasks = tasks;
         this.feed = feed;
-        this.recheck = recheck;
     }
 
     /** The task once {@code reached} holds; empty when it does not within {@code wait}. */
     Mono<TaskRecord> until(TaskId task, Predicate<TaskRecord> reached, Duration wait) {
         // the feed is subscribed before the first read, so no change slips between them
-        return Flux.merge(feed.on(TaskProjection.CHANNEL, task + ":").map(change -> 0L), Flux.interval(recheck), Mono.just(0L))
+        return Flux.merge(feed.on(TaskProjection.CHANNEL, task.toString()).map(change -> 0L), Mono.just(0L))
                 .onBackpressureLatest()
                 .concatMap(wake -> tasks.find(task), 1)
                 .filter(reached)

@@ -28,7 +28,7 @@ import org.agentplatform.infra.secret.SecretVault;
 import org.agentplatform.infra.secret.VaultKey;
 import org.agentplatform.query.agent.AgentProjection;
 import org.agentplatform.query.agent.R2dbcAgentReads;
-import org.agentplatform.query.feed.ChangeFeed;
+import org.agentplatform.query.feed.PostgresChangeFeed;
 import org.agentplatform.query.instance.InstanceProjection;
 import org.agentplatform.query.instance.R2dbcInstanceReads;
 import org.agentplatform.query.operation.OperationViewProjection;
@@ -140,8 +140,8 @@ public class OperationsConfiguration {
     }
 
     @Bean(destroyMethod = "close")
-    ChangeFeed changeFeed(DatabaseServer server) {
-        return new ChangeFeed(new PostgresqlConnectionFactory(DatabaseConfiguration.r2dbc(server.endpoint())),
+    PostgresChangeFeed changeFeed(DatabaseServer server) {
+        return new PostgresChangeFeed(new PostgresqlConnectionFactory(DatabaseConfiguration.r2dbc(server.endpoint())),
                 List.of(OperationViewProjection.CHANNEL, TaskProjection.CHANNEL));
     }
 

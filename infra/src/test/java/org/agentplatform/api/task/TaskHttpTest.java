@@ -18,6 +18,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.test.web.reactive.server.WebTestClient;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -83,6 +86,21 @@ class TaskHttpTest extends ApiTest {
         assertThat(done.get("is_error").asBoolean()).isFalse();
         assertThat(done.get("error").isNull()).isTrue();
         assertThat(done.get("code").isNull()).isTrue();
+    }
+
+    @Test
+    void manyShortTasksStreamedWhileTheyFinishEachEndWithTheirTerminalStatusThenDone() {
+        List<String> tasks = new ArrayList<>();
+        for (int index = 0; index < 40; index++) {
+            tasks.add(owner.task(agent, "short " + index + "\n/echo deltas=1"));
+        }
+        List<List<String>> streams = Flux.fromIterable(tasks)
+                .flatMap(task -> Mono.fromCallable(() -> owner.taskEvents(agent, task, null, 100)).subscribeOn(Schedulers.boundedElastic())
+                        .map(events -> events.stream().map(ServerSentEvent::event).toList()), 16)
+                .collectList()
+                .block(Duration.ofSeconds(60));
+        assertThat(streams).hasSize(40).allSatisfy(kinds -> assertThat(kinds.subList(kinds.size() - 3, kinds.size()))
+                .containsExactly("agent_message", "task_status", "done"));
     }
 
     @Test

@@ -1,57 +1,25 @@
 package org.agentplatform.query.feed;
 
-import io.r2dbc.postgresql.PostgresqlConnectionFactory;
-import io.r2dbc.postgresql.api.PostgresqlConnection;
-import java.time.Duration;
-import java.util.List;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
-import reactor.util.retry.Retry;
 
 /**
- * One LISTEN connection per node, fanned out to every live stream of the node. Notifications only
- * wake streams; the rows they then read are the truth, so a notification lost while reconnecting
- * costs latency, not data (streams also re-read on a timer).
+ * Commit notifications of the read models, by channel and key (a notification's payload is
+ * {@code <key>:<detail>}). They only wake readers; the rows they then read are the truth. A feed that
+ * may have lost notifications (its connection dropped) wakes every subscriber once it is back, so a
+ * reader needs no timer of its own.
  */
-public final class ChangeFeed implements AutoCloseable {
-
-    private static final Logger log = LoggerFactory.getLogger(ChangeFeed.class);
-
-    private final Sinks.Many<Change> changes = Sinks.many().multicast().directBestEffort();
-    private final Disposable listening;
+public interface ChangeFeed {
 
     /** A notification: its channel and payload. */
-    public record Change(String channel, String payload) {
+    record Change(String channel, String payload) {
     }
 
-    public ChangeFeed(PostgresqlConnectionFactory connections, List<String> channels) {
-        this.listening = Mono.usingWhen(connections.create(), connection -> listen(connection, channels), PostgresqlConnection::close)
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, Duration.ofMillis(200)).maxBackoff(Duration.ofSeconds(5))
-                        .doBeforeRetry(signal -> log.atWarn().setCause(signal.failure()).log("change feed reconnecting")))
-                .subscribe();
-    }
+    /** Notifications on {@code channel} about {@code key}, and the feed's wake-ups after a reconnect. */
+    Flux<Change> on(String channel, String key);
 
-    private Mono<Void> listen(PostgresqlConnection connection, List<String> channels) {
-        Flux<Void> subscribe = Flux.fromIterable(channels)
-                .concatMap(channel -> connection.createStatement("LISTEN " + channel).execute().flatMap(result -> result.getRowsUpdated()))
-                .thenMany(Flux.empty());
-        return subscribe
-                .thenMany(connection.getNotifications())
-                .doOnNext(notification -> changes.tryEmitNext(new Change(notification.getName(), notification.getParameter())))
-                .then(Mono.error(new IllegalStateException("LISTEN connection closed")));
-    }
-
-    /** Notifications on {@code channel} whose payload starts with {@code prefix}. */
-    public Flux<Change> on(String channel, String prefix) {
-        return changes.asFlux().filter(change -> change.channel().equals(channel) && change.payload().startsWith(prefix));
-    }
-
-    @Override
-    public void close() {
-        listening.dispose();
+    /** The key of a payload: what comes before its first {@code ':'}. */
+    static String keyOf(String payload) {
+        int colon = payload.indexOf(':');
+        return colon < 0 ? payload : payload.substring(0, colon);
     }
 }
