@@ -50,7 +50,7 @@ final class InvokeRoutes {
                 .flatMap(created -> waits.until(created.taskId(), task -> task.status().isSettled(), left(giveUp))
                         .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.SERVICE_TIMEOUT, "The agent did not answer within "
                                 + request.timeout().toMillis() + " ms; the task goes on: follow it with the tasks API, do not invoke again",
-                                "", metadata(created), null)))
+                                "", timedOut(created, request.timeout()), null)))
                         .map(task -> answer(task, created)))
                 .map(ApiResponse::of);
     }
@@ -65,6 +65,12 @@ final class InvokeRoutes {
     private Duration left(Instant giveUp) {
         Duration left = Duration.between(clock.instant(), giveUp);
         return left.isNegative() ? Duration.ZERO : left;
+    }
+
+    /** Also the wait as clamped, so a caller sees what its {@code timeout_ms} became. */
+    private static Map<String, String> timedOut(TaskStarter.Created created, Duration waited) {
+        return Map.of("task_id", created.taskId().toString(), "context_id", created.contextId(), "timeout_ms",
+                Long.toString(waited.toMillis()));
     }
 
     private static Map<String, String> metadata(TaskStarter.Created created) {

@@ -56,10 +56,15 @@ class InvokeHttpTest extends ApiTest {
 
     @Test
     void theTimeoutIsClampedNotRefused() {
+        // a legacy 120000 is clamped (to 115000), not refused: the agent answers long before either
         assertThat(body(invoke(owner, agent, Map.of("message", "legacy", "timeout_ms", 120_000)), 200).at("/data/status").asString())
                 .isEqualTo("completed");
-        assertThat(body(invoke(owner, agent, Map.of("message", "tiny", "timeout_ms", -5)), 200).at("/data/status").asString())
-                .isIn("completed");
+        // below the floor: clamped to 100 ms, which the 504 reports; an agent that never answers cannot race it
+        JsonNode error = assertError(invoke(owner, agent, Map.of("message", "stuck\n/echo then=hang", "timeout_ms", -5)), 504,
+                "service_timeout", "");
+        assertThat(error.at("/metadata/timeout_ms").asString()).isEqualTo("100");
+        String task = error.at("/metadata/task_id").asString();
+        body(owner.post("/api/v1/agents/{a}/tasks/{t}/cancel", agent, task).exchange(), 200);
     }
 
     @Test
