@@ -57,9 +57,10 @@ public abstract class ApiTest {
         registry.add("agent-platform.models.openai.base-url", () -> FakeOpenAi.get().baseUrl());
         registry.add("agent-platform.models.openai.api-key", () -> FakeOpenAi.KEY);
         registry.add("agent-platform.models.openai.models", () -> FakeOpenAi.MODEL);
-        // short waits so the failure paths (silent runtime, slow write) are reached quickly
-        registry.add("agent-platform.operations.answer-timeout", () -> "4s");
-        registry.add("agent-platform.operations.sync-wait", () -> "2s");
+        // short waits so the failure paths (silent runtime, slow write) are reached quickly, with room on a busy machine:
+        // a write slower than the sync wait (a 504) still answers well before the runtime counts as silent
+        registry.add("agent-platform.operations.answer-timeout", () -> "8s");
+        registry.add("agent-platform.operations.sync-wait", () -> "4s");
         registry.add("agent-platform.operations.sweep-interval", () -> "1s");
         // test-only: the retry schedule shortened to seconds, and callbacks allowed to the test's receivers on 127.0.0.1
         registry.add("agent-platform.webhooks.retry-delays", () -> "1s,1s,1s,1s,1s");
