@@ -1,0 +1,519 @@
+package org.agentplatform.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
+
+/**
+ * The benchmark suite: starts the service jar on a fresh embedded PostgreSQL and measures, in one run,
+ * raw PostgreSQL inserts, task creation (one connection and many), tasks carried to completion and the
+ * backlog, invoke round trips, create-to-first-SSE-frame (at rest and under load), the latency-vs-load
+ * curve, webhook callbacks, held SSE streams and projection replay, with the JVM's CPU per task.
+ */
+public final class Bench {
+
+    private static final String HOST = "127.0.0.1";
+
+    /** How much of everything: the full run, or a seconds-long smoke that proves the suite works. */
+    private record Sizes(int clients, Duration rawInsert, int warmup, int singleCreates, Duration burst, int invokes, int sseSamples,
+            double backgroundRate, List<Double> curveRates, Duration curveStep, int webhookTasks, int heldStreams, Duration drainPatience) {
+
+        static Sizes full() {
+            return new Sizes(32, Duration.ofSeconds(10), 3000, 1000, Duration.ofSeconds(20), 200, 200, 300,
+                    List.of(100.0, 250.0, 500.0, 750.0, 1000.0, 1250.0, 1500.0, 2000.0), Duration.ofSeconds(5), 1000, 10_000,
+                    Duration.ofMinutes(5));
+        }
+
+        static Sizes smoke() {
+            return new Sizes(8, Duration.ofSeconds(2), 50, 30, Duration.ofSeconds(2), 10, 10, 20, List.of(20.0, 40.0),
+                    Duration.ofSeconds(1), 10, 50, Duration.ofMinutes(2));
+        }
+    }
+
+    private final Path serviceJar;
+    private final Path out;
+    private final boolean smoke;
+    private final boolean profile;
+    private final Sizes sizes;
+    private final Report report = new Report();
+    private final List<String> only;
+
+    private Service service;
+    private String key;
+    private String agent;
+    private String databasePassword;
+
+    private Bench(Path serviceJar, Path out, boolean smoke, boolean profile, List<Double> curve, List<String> only) {
+        this.only = only;
+        this.serviceJar = serviceJar;
+        this.out = out;
+        this.smoke = smoke;
+        this.profile = profile;
+        Sizes chosen = smoke ? Sizes.smoke() : Sizes.full();
+        this.sizes = curve == null ? chosen : new Sizes(chosen.clients(), chosen.rawInsert(), chosen.warmup(), chosen.singleCreates(),
+                chosen.burst(), chosen.invokes(), chosen.sseSamples(), chosen.backgroundRate(), curve, chosen.curveStep(),
+                chosen.webhookTasks(), chosen.heldStreams(), chosen.drainPatience());
+    }
+
+    public static void main(String[] args) throws Exception {
+        Path jar = Path.of("infra/target/agent-platform.jar");
+        Path out = Path.of("bench/results");
+        boolean smoke = false;
+        boolean profile = false;
+        List<Double> curve = null;
+        List<String> only = null;
+        for (int index = 0; index < args.length; index++) {
+            switch (args[index]) {
+                case "--service-jar" -> jar = Path.of(args[++index]);
+                case "--out" -> out = Path.of(args[++index]);
+                case "--smoke" -> smoke = true;
+                case "--profile" -> profile = true;
+                case "--curve" -> curve = Stream.of(args[++index].split(",")).map(Double::valueOf).toList();
+                case "--only" -> only = List.of(args[++index].split(","));
+                default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--curve RATE,RATE...]"
+                        + " [--only raw,single,burst,invoke,sse,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
+            }
+        }
+        new Bench(jar, out, smoke, profile, curve, only).run();
+    }
+
+    private void run() throws Exception {
+        Files.createDirectories(out);
+        Path scratch = Files.createTempDirectory("agent-platform-bench");
+        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        String name = (smoke ? "smoke-" : "run-") + stamp;
+        report.put("run", name);
+        report.put("mode", smoke ? "smoke" : "full");
+        report.put("machine", machine());
+        Path log = out.resolve(name + "-service.log");
+        Path jfr = profile ? out.resolve(name + "-service.jfr") : null;
+        System.out.println("bench: starting " + serviceJar + " (log: " + log + ")");
+        try (Service started = Service.start(serviceJar, scratch.resolve("data"), log, jfr,
+                List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32"))) {
+            service = started;
+            databasePassword = service.postgresPassword();
+            setUp();
+            if (runs("raw")) {
+                rawInserts(scratch);
+            }
+            warmUp();
+            String before = metrics();
+            if (runs("single")) {
+                singleConnectionCreates();
+            }
+            if (runs("burst")) {
+                concurrentCreatesAndCompletion();
+            }
+            if (runs("invoke")) {
+                invokes();
+            }
+            if (runs("sse")) {
+                createToFirstFrame("at_rest", 0);
+                createToFirstFrame("under_load", sizes.backgroundRate());
+            }
+            if (runs("curve")) {
+                latencyCurve(name);
+            }
+            if (runs("webhooks")) {
+                webhooks();
+            }
+            if (runs("streams")) {
+                heldStreams();
+            }
+            report.put("metrics_moved", movedMetrics(before, metrics()));
+        }
+        if (runs("replay")) {
+            replay();
+        }
+        report.print(System.out);
+        Path json = out.resolve(name + ".json");
+        report.write(json);
+        Files.copy(json, out.resolve(smoke ? "latest-smoke.json" : "latest.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        System.out.println("bench: report " + json + ", chart " + out.resolve(name + "-latency-vs-load.png"));
+        deleteRecursively(scratch);
+    }
+
+    private boolean runs(String phase) {
+        return only == null || only.contains(phase);
+    }
+
+    private void setUp() throws Exception {
+        try (HttpConnection first = new HttpConnection(HOST, service.port(), service.firstKey())) {
+            key = new Platform(first).benchKey();
+        }
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            Platform platform = new Platform(http);
+            agent = platform.echoAgent(platform.runningInstance());
+        }
+    }
+
+    private void rawInserts(Path scratch) throws Exception {
+        RawInsert.Result raw = RawInsert.measure(service, sizes.clients(), sizes.rawInsert(), scratch);
+        report.raw(raw.txPerSecond());
+        report.put("raw_inserts", Map.of("tx_per_second", raw.txPerSecond(), "tool", raw.tool(), "clients", sizes.clients()));
+        report.atLeast("raw PostgreSQL 1-row insert tx/s (" + raw.tool() + ", " + sizes.clients() + " clients)", raw.txPerSecond(),
+                "tx/s", null, true);
+        System.out.printf("bench: raw inserts %.0f tx/s (%s)%n", raw.txPerSecond(), raw.tool());
+    }
+
+    private void warmUp() throws Exception {
+        Load.closedLoop(HOST, service.port(), key, sizes.clients(), Duration.ofSeconds(smoke ? 1 : 5), tasksPath(), 202,
+                n -> task("warm up " + n));
+        awaitDrained();
+    }
+
+    private void singleConnectionCreates() throws Exception {
+        Latencies latencies = new Latencies();
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            for (int n = 0; n < sizes.singleCreates(); n++) {
+                long sent = System.nanoTime();
+                Platform.ok(http.post(tasksPath(), task("one by one " + n)), 202);
+                latencies.record(sent, System.nanoTime());
+            }
+        }
+        Latencies.Summary summary = latencies.summary();
+        report.put("create_one_connection", summary.json());
+        report.atMost("create, 1 connection: p50", summary.p50(), "ms", 5.0);
+        report.atMost("create, 1 connection: p99", summary.p99(), "ms", null);
+        System.out.println("bench: create on one connection: " + summary);
+        awaitDrained();
+    }
+
+    /** The burst of creates on many connections, then the backlog it left, carried to completion. */
+    private void concurrentCreatesAndCompletion() throws Exception {
+        long[] before = taskCounts();
+        double jvmBefore = service.jvmCpuSeconds();
+        double postgresBefore = service.postgresCpuSeconds();
+        long start = System.nanoTime();
+        Load.Result burst = Load.closedLoop(HOST, service.port(), key, sizes.clients(), sizes.burst(), tasksPath(), 202,
+                n -> task("burst " + n));
+        long[] atStop = taskCounts();
+        long created = atStop[1] - before[1];
+        long backlog = atStop[1] - atStop[0];
+        double burstSeconds = (System.nanoTime() - start) / 1e9;
+        double completedDuringBurst = (atStop[0] - before[0]) / burstSeconds;
+        long drainStart = System.nanoTime();
+        long[] drained = awaitDrained();
+        double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
+        double totalSeconds = (System.nanoTime() - start) / 1e9;
+        double sustained = (drained[0] - before[0]) / totalSeconds;
+        double jvmPerTask = (service.jvmCpuSeconds() - jvmBefore) * 1000 / Math.max(1, created);
+        double postgresPerTask = (service.postgresCpuSeconds() - postgresBefore) * 1000 / Math.max(1, created);
+
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("connections", sizes.clients());
+        json.put("seconds", burst.seconds());
+        json.put("accepted", burst.ok());
+        json.put("refused", burst.failed());
+        json.put("first_refusal", burst.firstFailure());
+        json.put("accepted_per_second", burst.perSecond());
+        json.put("latency", burst.latency().json());
+        json.put("completed_per_second_during_burst", completedDuringBurst);
+        json.put("backlog_at_stop", backlog);
+        json.put("drain_seconds", drainSeconds);
+        json.put("completed_per_second_sustained", sustained);
+        json.put("jvm_cpu_ms_per_task", jvmPerTask);
+        json.put("postgres_cpu_ms_per_task", postgresPerTask);
+        report.put("create_concurrent", json);
+        report.atLeast("create, " + sizes.clients() + " connections: accepted/s", burst.perSecond(), "/s", 1000.0, true);
+        report.atMost("create, " + sizes.clients() + " connections: p50", burst.latency().p50(), "ms", null);
+        report.atMost("create, " + sizes.clients() + " connections: p90", burst.latency().p90(), "ms", null);
+        report.atMost("create, " + sizes.clients() + " connections: p99", burst.latency().p99(), "ms", 50.0);
+        report.atLeast("tasks carried to completed/s (burst and its backlog)", sustained, "/s", 300.0, true);
+        report.atMost("backlog when the load stopped", backlog, "tasks", null);
+        report.atMost("seconds to drain that backlog", drainSeconds, "s", null);
+        report.atMost("JVM CPU per task (create to completed)", jvmPerTask, "ms", 5.0);
+        report.atMost("PostgreSQL CPU per task", postgresPerTask, "ms", null);
+        if (burst.failed() > 0) {
+            System.out.println("bench: refused creates: " + burst.failed() + ", first: " + burst.firstFailure());
+        }
+        System.out.printf("bench: %d creates on %d connections: %.0f/s, %s; backlog %d drained in %.1f s; %.0f completed/s;"
+                        + " JVM %.2f ms and PostgreSQL %.2f ms CPU per task%n", burst.ok(), sizes.clients(), burst.perSecond(),
+                burst.latency(), backlog, drainSeconds, sustained, jvmPerTask, postgresPerTask);
+    }
+
+    private void invokes() throws Exception {
+        Latencies latencies = new Latencies();
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            for (int n = 0; n < sizes.invokes(); n++) {
+                long sent = System.nanoTime();
+                Platform.ok(http.post("/api/v1/agents/" + agent + "/invoke", Platform.json(Map.of("message", "invoke " + n))), 200);
+                latencies.record(sent, System.nanoTime());
+            }
+        }
+        Latencies.Summary summary = latencies.summary();
+        report.put("invoke_at_rest", summary.json());
+        report.atMost("invoke round trip at rest: p50", summary.p50(), "ms", 15.0);
+        report.atMost("invoke round trip at rest: p99", summary.p99(), "ms", 50.0);
+        System.out.println("bench: invoke at rest: " + summary);
+    }
+
+    /** From the create request to the stream's first {@code task_status} frame, and to {@code done}; optionally under a background load. */
+    private void createToFirstFrame(String label, double backgroundRate) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread background = null;
+        if (backgroundRate > 0) {
+            background = Thread.ofPlatform().start(() -> {
+                try {
+                    Load.openLoop(HOST, service.port(), key, 8, backgroundRate, Duration.ofMinutes(10), tasksPath(), 202,
+                            n -> task("background " + n), stop);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Thread.sleep(1000);
+        }
+        Latencies firstFrame = new Latencies();
+        Latencies done = new Latencies();
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            for (int n = 0; n < sizes.sseSamples(); n++) {
+                long sent = System.nanoTime();
+                String task = Platform.ok(http.post(tasksPath(), task("watched " + n)), 202).at("/data/task_id").asString();
+                try (EventStream stream = new HttpConnection(HOST, service.port(), key)
+                        .stream("/api/v1/agents/" + agent + "/tasks/" + task + "/events", null)) {
+                    boolean seenStatus = false;
+                    EventStream.Frame frame;
+                    while ((frame = stream.next()) != null) {
+                        if (!seenStatus && "task_status".equals(frame.event())) {
+                            firstFrame.record(sent, System.nanoTime());
+                            seenStatus = true;
+                        }
+                        if ("done".equals(frame.event())) {
+                            done.record(sent, System.nanoTime());
+                            break;
+                        }
+                    }
+                }
+            }
+        } finally {
+            stop.set(true);
+            if (background != null) {
+                background.join();
+            }
+        }
+        Latencies.Summary first = firstFrame.summary();
+        Latencies.Summary end = done.summary();
+        report.put("create_to_sse_" + label, Map.of("first_task_status", first.json(), "done", end.json(),
+                "background_creates_per_second", backgroundRate));
+        String context = backgroundRate > 0 ? " (" + (int) backgroundRate + " creates/s background)" : " (at rest)";
+        report.atMost("create -> first task_status frame" + context + ": p50", first.p50(), "ms", 20.0);
+        report.atMost("create -> first task_status frame" + context + ": p99", first.p99(), "ms", 100.0);
+        report.atMost("create -> done frame" + context + ": p50", end.p50(), "ms", null);
+        report.atMost("create -> done frame" + context + ": p99", end.p99(), "ms", null);
+        System.out.println("bench: create -> first status frame" + context + ": " + first + "; -> done: " + end);
+        awaitDrained();
+    }
+
+    private void latencyCurve(String name) throws Exception {
+        List<Chart.Point> points = new ArrayList<>();
+        List<Map<String, Object>> json = new ArrayList<>();
+        for (double rate : sizes.curveRates()) {
+            Load.Result step = Load.openLoop(HOST, service.port(), key, sizes.clients(), rate, sizes.curveStep(), tasksPath(), 202,
+                    n -> task("curve " + n));
+            points.add(new Chart.Point(rate, step.perSecond(), step.latency().p50(), step.latency().p99()));
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("offered_per_second", rate);
+            row.put("achieved_per_second", step.perSecond());
+            row.put("latency", step.latency().json());
+            json.add(row);
+            System.out.printf("bench: open loop at %.0f/s: achieved %.0f/s, %s%n", rate, step.perSecond(), step.latency());
+            awaitDrained();
+        }
+        report.put("latency_vs_load", json);
+        Chart.write(points, "Create latency vs load (echo agent, embedded PostgreSQL, " + Runtime.getRuntime().availableProcessors()
+                + " cores)", out.resolve(name + "-latency-vs-load.png"));
+        Files.copy(out.resolve(name + "-latency-vs-load.png"), out.resolve(smoke ? "latest-smoke-latency-vs-load.png" : "latest-latency-vs-load.png"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private void webhooks() throws Exception {
+        try (WebhookSink sink = new WebhookSink()) {
+            String body = Platform.json(Map.of("message", "hooked", "webhooks", List.of(Map.of("url", sink.url()))));
+            Load.Result created = Load.closedLoop(HOST, service.port(), key, sizes.clients(), Duration.ofMinutes(10),
+                    sizes.webhookTasks(), tasksPath(), 202, n -> body);
+            long expected = created.ok() * 3;
+            Platform.await(() -> sink.received() >= expected, expected + " callbacks");
+            Latencies.Summary lag = sink.lag();
+            report.put("webhooks", Map.of("tasks", created.ok(), "callbacks", sink.received(), "callbacks_per_second", sink.perSecond(),
+                    "transition_to_arrival", lag.json()));
+            report.atLeast("webhook first attempts/s to a local sink", sink.perSecond(), "/s", null, true);
+            report.atMost("webhook transition -> first attempt: p99", lag.p99(), "ms", null);
+            System.out.printf("bench: %d webhook callbacks at %.0f/s; transition -> arrival %s%n", sink.received(), sink.perSecond(), lag);
+        }
+    }
+
+    private void heldStreams() throws Exception {
+        // tasks whose agent never answers: their streams stay open
+        int tasks = Math.max(1, sizes.heldStreams() / 100);
+        List<String> hanging = new ArrayList<>();
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            for (int n = 0; n < tasks; n++) {
+                hanging.add(Platform.ok(http.post(tasksPath(), task("hold on " + n + "\n/echo then=hang")), 202).at("/data/task_id").asString());
+            }
+        }
+        service.collectGarbage();
+        long heapBefore = heapUsed();
+        long residentBefore = service.residentBytes();
+        CountDownLatch opened = new CountDownLatch(sizes.heldStreams());
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger failed = new AtomicInteger();
+        List<Thread> holders = new ArrayList<>();
+        for (int n = 0; n < sizes.heldStreams(); n++) {
+            String task = hanging.get(n % hanging.size());
+            holders.add(Thread.ofVirtual().start(() -> {
+                try (EventStream stream = new HttpConnection(HOST, service.port(), key)
+                        .stream("/api/v1/agents/" + agent + "/tasks/" + task + "/events", null)) {
+                    if (stream.status() == 200 && stream.next() != null) {
+                        opened.countDown();
+                        release.await();
+                    } else {
+                        failed.incrementAndGet();
+                        opened.countDown();
+                    }
+                } catch (Exception failure) {
+                    failed.incrementAndGet();
+                    opened.countDown();
+                }
+            }));
+        }
+        boolean all = opened.await(5, TimeUnit.MINUTES);
+        long held = sizes.heldStreams() - failed.get();
+        service.collectGarbage();
+        long heapAfter = heapUsed();
+        long residentAfter = service.residentBytes();
+        release.countDown();
+        for (Thread holder : holders) {
+            holder.join();
+        }
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            for (String task : hanging) {
+                http.post("/api/v1/agents/" + agent + "/tasks/" + task + "/cancel", "{}");
+            }
+        }
+        double heapPerStream = (heapAfter - heapBefore) / (double) Math.max(1, held);
+        double residentPerStream = (residentAfter - residentBefore) / (double) Math.max(1, held);
+        report.put("held_streams", Map.of("asked", sizes.heldStreams(), "held", held, "all_opened_in_time", all,
+                "heap_bytes_per_stream", heapPerStream, "resident_bytes_per_stream", residentPerStream));
+        report.atLeast("concurrent SSE streams held (asked " + sizes.heldStreams() + ")", held, "streams",
+                (double) sizes.heldStreams(), false);
+        report.atMost("JVM heap per held stream", heapPerStream / 1024, "KiB", null);
+        report.atMost("JVM resident memory per held stream", residentPerStream / 1024, "KiB", null);
+        System.out.printf("bench: %d streams held; %.1f KiB heap and %.1f KiB resident each%n", held, heapPerStream / 1024,
+                residentPerStream / 1024);
+    }
+
+    /** Rebuilds the read models from the event store with the service stopped, as an operator would. */
+    private void replay() throws Exception {
+        report.put("replay", Map.of("status", "not measured: the service has no rebuild command yet"));
+        report.atLeast("projection replay events/s (rebuild from the event store)", Double.NaN, "ev/s", null, true);
+    }
+
+    private long heapUsed() {
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            String body = http.get("/actuator/metrics/jvm.memory.used?tag=area:heap").body();
+            return Platform.JSON.readTree(body).at("/measurements/0/value").asLong();
+        }
+    }
+
+    private String metrics() {
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            return http.get("/actuator/prometheus").body();
+        }
+    }
+
+    /** The application's own series (agent_platform_*) whose values changed during the run, with before and after. */
+    private static Map<String, Object> movedMetrics(String before, String after) {
+        Map<String, String> earlier = series(before);
+        Map<String, Object> moved = new LinkedHashMap<>();
+        series(after).forEach((series, value) -> {
+            if (series.startsWith("agent_platform_") && !value.equals(earlier.get(series))) {
+                moved.put(series, earlier.getOrDefault(series, "absent") + " -> " + value);
+            }
+        });
+        return moved;
+    }
+
+    private static Map<String, String> series(String exposition) {
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String line : exposition.split("\n")) {
+            if (!line.startsWith("#") && !line.isBlank()) {
+                int space = line.lastIndexOf(' ');
+                values.put(line.substring(0, space), line.substring(space + 1));
+            }
+        }
+        return values;
+    }
+
+    /** {completed, all} tasks in the read model. */
+    private long[] taskCounts() throws SQLException, IOException {
+        try (Connection connection = DriverManager.getConnection(service.jdbcUrl("agent_platform"), "postgres", databasePassword);
+             Statement statement = connection.createStatement();
+             ResultSet counts = statement.executeQuery("SELECT count(*) FILTER (WHERE status IN ('completed', 'canceled')), count(*)"
+                     + " FROM task_view")) {
+            counts.next();
+            return new long[] {counts.getLong(1), counts.getLong(2)};
+        }
+    }
+
+    /** Waits until every task created so far has finished; answers the last counts. */
+    private long[] awaitDrained() throws Exception {
+        Instant giveUp = Instant.now().plus(sizes.drainPatience());
+        long[] counts = taskCounts();
+        while (counts[0] < counts[1] && Instant.now().isBefore(giveUp)) {
+            Thread.sleep(100);
+            counts = taskCounts();
+        }
+        if (counts[0] < counts[1]) {
+            System.out.println("bench: " + (counts[1] - counts[0]) + " tasks still unfinished after " + sizes.drainPatience());
+        }
+        return counts;
+    }
+
+    private String tasksPath() {
+        return "/api/v1/agents/" + agent + "/tasks";
+    }
+
+    /** A task the echo agent answers with two deltas. */
+    private static String task(String message) {
+        return Platform.json(Map.of("message", message + "\n/echo deltas=2"));
+    }
+
+    private static Map<String, Object> machine() throws IOException {
+        Map<String, Object> machine = new LinkedHashMap<>();
+        machine.put("cores", Runtime.getRuntime().availableProcessors());
+        machine.put("memory_gib", Math.round(java.lang.management.ManagementFactory.getPlatformMXBean(
+                com.sun.management.OperatingSystemMXBean.class).getTotalMemorySize() / (1024.0 * 1024 * 1024)));
+        try (Stream<String> cpu = Files.lines(Path.of("/proc/cpuinfo"))) {
+            machine.put("cpu", cpu.filter(line -> line.startsWith("model name")).findFirst().map(line -> line.substring(line.indexOf(':') + 2))
+                    .orElse("unknown"));
+        }
+        machine.put("java", System.getProperty("java.version"));
+        machine.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version"));
+        return machine;
+    }
+
+    private static void deleteRecursively(Path root) throws IOException {
+        try (Stream<Path> paths = Files.walk(root)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+    }
+}

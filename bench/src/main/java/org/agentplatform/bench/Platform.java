@@ -1,0 +1,81 @@
+package org.agentplatform.bench;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The API calls the suite sets itself up with, through one connection of its own. */
+final class Platform {
+
+    static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final HttpConnection http;
+
+    Platform(HttpConnection http) {
+        this.http = http;
+    }
+
+    /** A key of this owner with the highest quota, so the quota is never what is measured. */
+    String benchKey() {
+        return ok(http.post("/api/v1/api-keys", json(Map.of("name", "bench", "rate_limit_per_minute", 100_000))), 201)
+                .at("/data/key").asString();
+    }
+
+    String runningInstance() throws InterruptedException {
+        String instance = ok(http.post("/api/v1/instances", json(Map.of("provider", "local", "region", "local", "kind", "linux"))), 201)
+                .at("/data/id").asString();
+        await(() -> "running".equals(ok(http.get("/api/v1/instances/" + instance), 200).at("/data/status").asString()), "instance running");
+        return instance;
+    }
+
+    String echoAgent(String instance) throws InterruptedException {
+        String call = json(Map.of("jsonrpc", "2.0", "id", 1, "method", "agent/create", "params", Map.of("name", "bench")));
+        String operation = ok(http.post("/api/v1/instances/" + instance + "/methods", call), 202).at("/result/id").asString();
+        String[] agent = new String[1];
+        await(() -> {
+            JsonNode snapshot = ok(http.get("/api/v1/instances/" + instance + "/operations/" + operation), 200);
+            agent[0] = snapshot.at("/projection/platformAgentId").asString();
+            return "succeeded".equals(snapshot.get("status").asString());
+        }, "agent/create succeeded");
+        await(() -> http.get("/api/v1/agents/" + agent[0]).status() == 200, "agent readable");
+        return agent[0];
+    }
+
+    String prometheus() {
+        return http.get("/actuator/prometheus").body();
+    }
+
+    static String json(Object value) {
+        return JSON.writeValueAsString(value);
+    }
+
+    static JsonNode ok(HttpConnection.Response response, int status) {
+        if (response.status() != status) {
+            throw new IllegalStateException("expected " + status + ", got " + response.status() + ": " + response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+
+    interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    static void await(Condition condition, String what) throws InterruptedException {
+        Instant giveUp = Instant.now().plus(Duration.ofMinutes(2));
+        while (Instant.now().isBefore(giveUp)) {
+            try {
+                if (condition.holds()) {
+                    return;
+                }
+            } catch (InterruptedException interrupted) {
+                throw interrupted;
+            } catch (Exception notYet) {
+                // try again
+            }
+            Thread.sleep(50);
+        }
+        throw new IllegalStateException("gave up waiting for " + what);
+    }
+}

@@ -1,0 +1,169 @@
+package org.agentplatform.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * The service as a user runs it: {@code java -jar agent-platform.jar} on a fresh data directory with its
+ * embedded PostgreSQL. Knows the process ids of the JVM and of the PostgreSQL server, so their CPU time
+ * can be read from {@code /proc}.
+ */
+final class Service implements AutoCloseable {
+
+    private static final long TICKS_PER_SECOND = 100;
+
+    private final Process process;
+    private final Path dataDir;
+    private final int port;
+
+    private Service(Process process, Path dataDir, int port) {
+        this.process = process;
+        this.dataDir = dataDir;
+        this.port = port;
+    }
+
+    /** Starts the jar and waits until it answers its health check. */
+    static Service start(Path jar, Path dataDir, Path log, Path jfr, List<String> settings) throws IOException, InterruptedException {
+        Files.createDirectories(dataDir);
+        int port = freePort();
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        if (jfr != null) {
+            command.add("-XX:FlightRecorderOptions=stackdepth=1024");
+            command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
+        }
+        command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port, "--agent-platform.data-dir=" + dataDir,
+                "--logging.structured.format.console="));
+        command.addAll(settings);
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Service service = new Service(process, dataDir, port);
+        service.awaitHealthy(Duration.ofMinutes(3));
+        return service;
+    }
+
+    int port() {
+        return port;
+    }
+
+    String firstKey() throws IOException {
+        return Files.readString(dataDir.resolve("first-api-key"), StandardCharsets.US_ASCII).strip();
+    }
+
+    long pid() {
+        return process.pid();
+    }
+
+    /** The embedded PostgreSQL: {@code jdbc:postgresql://127.0.0.1:<port>/<database>} and its superuser's password. */
+    String jdbcUrl(String database) throws IOException {
+        return "jdbc:postgresql://127.0.0.1:" + postgresPort() + "/" + database;
+    }
+
+    int postgresPort() throws IOException {
+        return Integer.parseInt(Files.readAllLines(dataDir.resolve("postgres").resolve("postmaster.pid")).get(3).strip());
+    }
+
+    String postgresPassword() throws IOException {
+        return Files.readString(dataDir.resolve("postgres.password"), StandardCharsets.US_ASCII).strip();
+    }
+
+    /** CPU seconds the service's JVM has used so far. */
+    double jvmCpuSeconds() {
+        return cpuSeconds(process.pid(), false);
+    }
+
+    /** CPU seconds PostgreSQL has used so far: the server and its backends, live and ended. */
+    double postgresCpuSeconds() throws IOException {
+        long postmaster = Long.parseLong(Files.readAllLines(dataDir.resolve("postgres").resolve("postmaster.pid")).getFirst().strip());
+        double total = cpuSeconds(postmaster, true);
+        try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+            for (Path entry : processes.filter(path -> path.getFileName().toString().chars().allMatch(Character::isDigit)).toList()) {
+                long[] stat = stat(Long.parseLong(entry.getFileName().toString()));
+                if (stat != null && stat[0] == postmaster) {
+                    total += (stat[1] + stat[2]) / (double) TICKS_PER_SECOND;
+                }
+            }
+        }
+        return total;
+    }
+
+    /** Resident memory of the JVM, in bytes. */
+    long residentBytes() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
+            }
+        }
+        return -1;
+    }
+
+    /** Asks the JVM for a full collection ({@code jcmd GC.run}), so heap figures compare live data. */
+    void collectGarbage() throws IOException, InterruptedException {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(60, TimeUnit.SECONDS);
+    }
+
+    private static double cpuSeconds(long pid, boolean withReapedChildren) {
+        long[] stat = stat(pid);
+        if (stat == null) {
+            return 0;
+        }
+        long ticks = stat[1] + stat[2] + (withReapedChildren ? stat[3] + stat[4] : 0);
+        return ticks / (double) TICKS_PER_SECOND;
+    }
+
+    /** {ppid, utime, stime, cutime, cstime} of a process, null when it is gone. */
+    private static long[] stat(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            // fields[0] is the state (field 3 of proc(5)): ppid is field 4, utime..cstime fields 14..17
+            return new long[] {Long.parseLong(fields[1]), Long.parseLong(fields[11]), Long.parseLong(fields[12]),
+                    Long.parseLong(fields[13]), Long.parseLong(fields[14])};
+        } catch (IOException | RuntimeException gone) {
+            return null;
+        }
+    }
+
+    private void awaitHealthy(Duration patience) throws InterruptedException, IOException {
+        Instant giveUp = Instant.now().plus(patience);
+        while (Instant.now().isBefore(giveUp)) {
+            if (!process.isAlive()) {
+                throw new IllegalStateException("The service exited with " + process.exitValue() + " while starting; see its log");
+            }
+            try (HttpConnection health = new HttpConnection("127.0.0.1", port, null)) {
+                if (health.get("/actuator/health").status() == 200 && Files.exists(dataDir.resolve("first-api-key"))) {
+                    return;
+                }
+            } catch (UncheckedIOException notYet) {
+                // still starting
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("The service did not become healthy within " + patience);
+    }
+
+    /** Stops it as Ctrl-C does (SIGTERM) and waits for it to finish. */
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
