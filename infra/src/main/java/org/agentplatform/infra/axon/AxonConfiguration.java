@@ -26,6 +26,7 @@ import org.axonframework.modelling.saga.repository.jdbc.PostgresSagaSqlSchema;
 import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -43,6 +44,11 @@ public class AxonConfiguration {
 
     /** How soon a processor sees events another node committed (this node's wake at once). */
     private static final Duration OTHER_NODES_TICK = Duration.ofMillis(500);
+    /** The storage engine's defaults, stated: the shared stream advances tokens exactly as the engine does. */
+    private static final int MAX_GAP_OFFSET = 10_000;
+    private static final Duration GAP_TIMEOUT = Duration.ofMinutes(1);
+    /** Events the shared stream keeps in memory for processors that are nearly caught up. */
+    private static final int SHARED_WINDOW = 8192;
 
     /** PostgreSQL's unique_violation; the default resolver does not recognise it. */
     private static final String UNIQUE_VIOLATION = "23505";
@@ -110,13 +116,12 @@ public class AxonConfiguration {
                 .transactionManager(transactionManager)
                 .schema(EVENTS)
                 .dataType(byte[].class)
+                .maxGapOffset(MAX_GAP_OFFSET)
+                .gapTimeout((int) GAP_TIMEOUT.toMillis())
                 .build();
     }
 
-    /**
-     * The event store without the shared fetching thread: each processor's stream reads the store when
-     * it is woken (see {@link PromptEventSource}), so it sees an event as soon as the event is committed.
-     */
+    /** The event store without Axon's own fetching thread: processors read it through {@link SharedEventStream}. */
     @Bean(name = "eventBus")
     @Qualifier("eventStore")
     EmbeddedEventStore eventStore(EventStorageEngine storageEngine, org.axonframework.config.Configuration configuration) {
@@ -150,10 +155,11 @@ public class AxonConfiguration {
     }
 
     @Bean
-    ConfigurerModule pooledProcessorsSequencedPerAggregate() {
+    ConfigurerModule pooledProcessorsSequencedPerAggregate(ObjectProvider<EventStorageEngine> storageEngine) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .configureDefaultStreamableMessageSource(config -> {
-                    PromptEventSource source = new PromptEventSource(config.eventStore(), OTHER_NODES_TICK);
+                    SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, MAX_GAP_OFFSET,
+                            GAP_TIMEOUT, OTHER_NODES_TICK);
                     config.onShutdown(source::close);
                     return source;
                 })

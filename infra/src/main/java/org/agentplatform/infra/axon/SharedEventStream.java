@@ -1,0 +1,425 @@
+package org.agentplatform.infra.axon;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import org.agentplatform.kernel.GlobalIndex;
+import org.axonframework.common.stream.BlockingStream;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
+import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.axonframework.messaging.StreamableMessageSource;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The event store as every streaming processor's source, read once per node. One reader thread follows
+ * the store and keeps the newest events in a window in memory; each processor's stream takes its events
+ * from that window and is told at once when new ones arrive, so a commit costs one read of the store, not
+ * one per processor, and no processor polls. A stream that is behind the window (a replay, a processor
+ * that was stopped) reads the store on its own until it catches up, then joins the window.
+ * <p>
+ * Each stream keeps its own gap-aware token, advanced as the storage engine would advance it, so a
+ * processor's stored token never claims an event it has not seen: the reader's tokens only tell a stream
+ * which of its gaps can no longer be filled (the reader gave up on them too). Every event is handed on with
+ * its own global index as metadata ({@link GlobalIndex}).
+ */
+final class SharedEventStream implements StreamableMessageSource<TrackedEventMessage<?>>, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(SharedEventStream.class);
+
+    private final EventStore eventStore;
+    private final EventStorageEngine storage;
+    private final int capacity;
+    private final int maxGapOffset;
+    private final Duration gapTimeout;
+    private final Duration otherNodesTick;
+    private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition work = lock.newCondition();
+    private final Condition arrived = lock.newCondition();
+    private final Thread reader;
+    private volatile boolean dirty;
+    private volatile boolean closed;
+    /** The oldest node still in the window (a sentinel carrying the reader's starting token first); null before the first join. */
+    private volatile Node oldest;
+    private volatile Node newest;
+
+    /**
+     * One event as the reader saw it: {@code index} is its global index, {@code token} the reader's token
+     * after it (whose index is the highest seen so far: an event that filled a gap has a lower one).
+     */
+    private static final class Node {
+
+        private final long sequence;
+        private final long index;
+        private final TrackedEventMessage<?> event;
+        private final GapAwareTrackingToken token;
+        private volatile Node next;
+
+        Node(long sequence, long index, TrackedEventMessage<?> event, GapAwareTrackingToken token) {
+            this.sequence = sequence;
+            this.index = index;
+            this.event = event;
+            this.token = token;
+        }
+    }
+
+    SharedEventStream(EventStore eventStore, EventStorageEngine storage, int capacity, int maxGapOffset, Duration gapTimeout,
+            Duration otherNodesTick) {
+        this.eventStore = eventStore;
+        this.storage = storage;
+        this.capacity = capacity;
+        this.maxGapOffset = maxGapOffset;
+        this.gapTimeout = gapTimeout;
+        this.otherNodesTick = otherNodesTick;
+        eventStore.subscribe(events -> {
+            if (CurrentUnitOfWork.isStarted()) {
+                CurrentUnitOfWork.get().root().afterCommit(unitOfWork -> wake());
+            } else {
+                wake();
+            }
+        });
+        this.reader = Thread.ofPlatform().name("event-store-reader").daemon().unstarted(this::follow);
+    }
+
+    /** Something may have been committed: read the store. */
+    void wake() {
+        dirty = true;
+        lock.lock();
+        try {
+            work.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void follow() {
+        while (!closed) {
+            try {
+                awaitWork();
+                dirty = false;
+                if (read() > 0) {
+                    streams.forEach(Stream::notifyAvailable);
+                    lock.lock();
+                    try {
+                        arrived.signalAll();
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException failure) {
+                if (!closed) {
+                    log.atWarn().setCause(failure).log("reading the event store failed; trying again");
+                    pause();
+                }
+            }
+        }
+    }
+
+    private void awaitWork() throws InterruptedException {
+        lock.lock();
+        try {
+            if (!dirty) {
+                work.await(otherNodesTick.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Appends what the store holds after the newest node; answers how many events. */
+    private int read() {
+        Node last = newest;
+        if (last == null) {
+            return 0;
+        }
+        int read = 0;
+        try (java.util.stream.Stream<? extends TrackedEventMessage<?>> events = storage.readEvents(last.token, false)) {
+            Iterator<? extends TrackedEventMessage<?>> iterator = events.iterator();
+            while (iterator.hasNext()) {
+                TrackedEventMessage<?> event = iterator.next();
+                GapAwareTrackingToken after = (GapAwareTrackingToken) event.trackingToken();
+                Node node = new Node(last.sequence + 1, indexOf(last.token, after), event, after);
+                last.next = node;
+                last = node;
+                newest = node;
+                read++;
+                Node first = oldest;
+                while (node.sequence - first.sequence > capacity) {
+                    first = first.next;
+                }
+                oldest = first;
+            }
+        }
+        return read;
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(500);
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Starts the reader at {@code token}, the first stream to join; answers the window's first node. */
+    private Node startAt(GapAwareTrackingToken token) {
+        lock.lock();
+        try {
+            if (oldest == null) {
+                Node sentinel = new Node(0, -1, null, token);
+                oldest = sentinel;
+                newest = sentinel;
+                reader.start();
+                dirty = true;
+                work.signalAll();
+            }
+            return oldest;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public BlockingStream<TrackedEventMessage<?>> openStream(TrackingToken trackingToken) {
+        if (trackingToken != null && !(trackingToken instanceof GapAwareTrackingToken)) {
+            throw new IllegalArgumentException("Streams start at a gap-aware token of the JDBC event store, not " + trackingToken);
+        }
+        Stream stream = new Stream((GapAwareTrackingToken) trackingToken);
+        streams.add(stream);
+        return stream;
+    }
+
+    @Override
+    public TrackingToken createTailToken() {
+        return eventStore.createTailToken();
+    }
+
+    @Override
+    public TrackingToken createHeadToken() {
+        return eventStore.createHeadToken();
+    }
+
+    @Override
+    public TrackingToken createTokenAt(Instant dateTime) {
+        return eventStore.createTokenAt(dateTime);
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        wake();
+        reader.interrupt();
+    }
+
+    /**
+     * One processor's stream. It reads the store itself while it is behind the window; once the store has
+     * nothing more for it, it joins the window at the newest node whose events it has all seen, and from
+     * then on takes the events it has not seen from the window.
+     */
+    private final class Stream implements BlockingStream<TrackedEventMessage<?>> {
+
+        private GapAwareTrackingToken token;
+        private java.util.stream.Stream<? extends TrackedEventMessage<?>> own;
+        private Iterator<? extends TrackedEventMessage<?>> ownEvents;
+        private Node at;
+        private TrackedEventMessage<?> peeked;
+        private volatile Runnable onAvailable;
+
+        Stream(GapAwareTrackingToken token) {
+            this.token = token;
+        }
+
+        void notifyAvailable() {
+            Runnable callback = onAvailable;
+            if (callback != null) {
+                callback.run();
+            }
+        }
+
+        @Override
+        public Optional<TrackedEventMessage<?>> peek() {
+            return Optional.ofNullable(next());
+        }
+
+        @Override
+        public boolean hasNextAvailable(int timeout, TimeUnit unit) throws InterruptedException {
+            long giveUp = System.nanoTime() + unit.toNanos(timeout);
+            while (next() == null) {
+                long left = giveUp - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                lock.lock();
+                try {
+                    arrived.awaitNanos(Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+                } finally {
+                    lock.unlock();
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public TrackedEventMessage<?> nextAvailable() throws InterruptedException {
+            while (!hasNextAvailable(1, TimeUnit.SECONDS)) {
+                if (closed) {
+                    throw new InterruptedException("The event stream is closed");
+                }
+            }
+            TrackedEventMessage<?> event = peeked;
+            peeked = null;
+            return event;
+        }
+
+        @Override
+        public boolean setOnAvailableCallback(Runnable callback) {
+            onAvailable = callback;
+            return true;
+        }
+
+        @Override
+        public void close() {
+            streams.remove(this);
+            closeOwn();
+            at = null;
+        }
+
+        /** The next event this stream has not seen, or null for now. */
+        private TrackedEventMessage<?> next() {
+            if (peeked == null) {
+                peeked = at != null ? fromWindow() : fromStore();
+            }
+            return peeked;
+        }
+
+        private TrackedEventMessage<?> fromWindow() {
+            if (newest.sequence - at.sequence > capacity) {
+                // so far behind that the window no longer holds its events: read them from the store
+                at = null;
+                return fromStore();
+            }
+            for (Node node = at.next; node != null; node = node.next) {
+                at = node;
+                if (!seen(node.index)) {
+                    token = advanced(node, node.index);
+                    return indexed(node.event.withTrackingToken(token), node.index);
+                }
+            }
+            return null;
+        }
+
+        private TrackedEventMessage<?> fromStore() {
+            if (ownEvents == null) {
+                own = storage.readEvents(token, false);
+                ownEvents = own.iterator();
+            }
+            if (ownEvents.hasNext()) {
+                TrackedEventMessage<?> event = ownEvents.next();
+                GapAwareTrackingToken before = token;
+                token = (GapAwareTrackingToken) event.trackingToken();
+                return indexed(event, indexOf(before, token));
+            }
+            closeOwn();
+            at = joinPoint();
+            return at == null ? null : fromWindow();
+        }
+
+        /** The newest node of the window whose events this stream has all seen; starts the reader here if it is the first. */
+        private Node joinPoint() {
+            Node first = oldest != null ? oldest : startAt(token);
+            Node joinable = null;
+            for (Node node = first; node != null; node = node.next) {
+                if (covers(token, node.token)) {
+                    joinable = node;
+                }
+            }
+            return joinable;
+        }
+
+        private boolean seen(long index) {
+            return token != null && index <= token.getIndex() && !token.getGaps().contains(index);
+        }
+
+        /**
+         * This stream's token after the event at {@code index}, as the storage engine would have advanced it,
+         * keeping only the gaps the reader still waits for.
+         */
+        private GapAwareTrackingToken advanced(Node node, long index) {
+            if (token == null) {
+                return node.token;
+            }
+            boolean recent = node.event.getTimestamp().isAfter(GenericEventMessage.clock.instant().minus(gapTimeout));
+            GapAwareTrackingToken next = token.advanceTo(index, recent ? maxGapOffset : 0);
+            SortedSet<Long> gaps = next.getGaps();
+            if (gaps.isEmpty()) {
+                return next;
+            }
+            SortedSet<Long> kept = new TreeSet<>();
+            for (long gap : gaps) {
+                if (gap > node.token.getIndex() || node.token.getGaps().contains(gap)) {
+                    kept.add(gap);
+                }
+            }
+            return kept.size() == gaps.size() ? next : GapAwareTrackingToken.newInstance(next.getIndex(), kept);
+        }
+
+        private void closeOwn() {
+            if (own != null) {
+                own.close();
+                own = null;
+                ownEvents = null;
+            }
+        }
+    }
+
+    /**
+     * The global index of the event that took a token from {@code before} to {@code after}: the new highest
+     * index, or else the gap it filled (the highest gap that went: the others went because they got too old).
+     */
+    static long indexOf(GapAwareTrackingToken before, GapAwareTrackingToken after) {
+        if (before == null || after.getIndex() > before.getIndex()) {
+            return after.getIndex();
+        }
+        long filled = -1;
+        for (long gap : before.getGaps()) {
+            if (!after.getGaps().contains(gap)) {
+                filled = gap;
+            }
+        }
+        if (filled < 0) {
+            throw new IllegalStateException("An event between " + before + " and " + after + " that is neither new nor a filled gap");
+        }
+        return filled;
+    }
+
+    private static TrackedEventMessage<?> indexed(TrackedEventMessage<?> event, long index) {
+        return (TrackedEventMessage<?>) event.andMetaData(Map.of(GlobalIndex.KEY, index));
+    }
+
+    /** Whether {@code mine} has seen every event {@code theirs} has seen (a null token has seen nothing). */
+    private static boolean covers(GapAwareTrackingToken mine, GapAwareTrackingToken theirs) {
+        if (theirs == null) {
+            return true;
+        }
+        return mine != null && mine.covers(theirs);
+    }
+}

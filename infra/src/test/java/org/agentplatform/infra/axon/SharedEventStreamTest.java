@@ -1,0 +1,219 @@
+package org.agentplatform.infra.axon;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.agentplatform.infra.support.PlatformTest;
+import org.agentplatform.kernel.GlobalIndex;
+import org.axonframework.common.stream.BlockingStream;
+import org.axonframework.common.transaction.Transaction;
+import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.GapAwareTrackingToken;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The shared stream against the real event store, with the gaps concurrent commits make: an event that
+ * commits after a later one (a gap that fills), one that never commits (a rolled back append), and
+ * streams that start before, during and long after the appends. Every stream gets every committed event
+ * exactly once, and its tokens grow as the storage engine's own would.
+ */
+@PlatformTest
+class SharedEventStreamTest {
+
+    private static final Duration PATIENCE = Duration.ofSeconds(30);
+
+    @Autowired
+    EventStorageEngine storage;
+
+    @Autowired
+    EventStore eventStore;
+
+    @Autowired
+    TransactionManager transactions;
+
+    @Autowired
+    JdbcTemplate jdbc;
+
+    private SharedEventStream shared;
+    private final ExecutorService appenders = Executors.newFixedThreadPool(4);
+
+    @BeforeEach
+    void aSharedStream() {
+        shared = new SharedEventStream(eventStore, storage, 64, 10_000, Duration.ofMinutes(1), Duration.ofMillis(50));
+    }
+
+    @AfterEach
+    void stop() {
+        shared.close();
+        appenders.shutdownNow();
+    }
+
+    @Test
+    void everyStreamGetsEveryCommittedEventOnceWhateverTheOrderOfCommits() throws Exception {
+        TrackingToken start = shared.createHeadToken();
+        String aggregate = UUID.randomUUID().toString();
+        Reader early = new Reader(shared.openStream(start), aggregate);
+        List<String> committed = new ArrayList<>();
+
+        committed.addAll(append(aggregate + "-a", 5));
+        // a gap that fills: the slow append takes its index first and commits after a later one
+        CountDownLatch inserted = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<String> slow = appenders.submit(() -> {
+            Transaction transaction = transactions.startTransaction();
+            String id = appendOne(aggregate + "-slow", 0);
+            inserted.countDown();
+            release.await(10, TimeUnit.SECONDS);
+            transaction.commit();
+            return id;
+        });
+        inserted.await(10, TimeUnit.SECONDS);
+        committed.addAll(append(aggregate + "-b", 5));
+        shared.wake();
+        early.awaitAll(committed);
+        Reader midway = new Reader(shared.openStream(early.token()), aggregate);
+        release.countDown();
+        committed.add(slow.get(10, TimeUnit.SECONDS));
+        // a gap that never fills: an append rolled back
+        Transaction rolledBack = transactions.startTransaction();
+        appendOne(aggregate + "-never", 0);
+        rolledBack.rollback();
+        committed.addAll(append(aggregate + "-c", 150));
+        shared.wake();
+
+        Reader late = new Reader(shared.openStream(start), aggregate);
+        early.awaitAll(committed);
+        late.awaitAll(committed);
+        List<String> afterMidway = committed.subList(10, committed.size());
+        midway.awaitAll(afterMidway);
+
+        for (Reader reader : List.of(early, late)) {
+            assertThat(reader.identifiers()).as("each committed event exactly once").doesNotHaveDuplicates()
+                    .containsExactlyInAnyOrderElementsOf(committed);
+            reader.assertTokensGrow();
+        }
+        assertThat(midway.identifiers()).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(afterMidway);
+        midway.assertTokensGrow();
+        // the same events the storage engine gives a stream of its own from the same start
+        assertThat(early.identifiers()).containsExactlyInAnyOrderElementsOf(engineRead(start, aggregate));
+        // each event carries its own global index, also the one that committed late
+        Map<String, Long> stored = new LinkedHashMap<>();
+        jdbc.query("SELECT event_identifier, global_index FROM domain_event_entry WHERE aggregate_identifier LIKE ?",
+                row -> {
+                    stored.put(row.getString(1), row.getLong(2));
+                }, aggregate + "%");
+        for (Reader reader : List.of(early, midway, late)) {
+            assertThat(reader.indexes()).isEqualTo(Map.copyOf(reader.indexes()).entrySet().stream()
+                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, entry -> stored.get(entry.getKey()))));
+        }
+    }
+
+    private List<String> append(String aggregate, int count) throws Exception {
+        List<String> ids = new ArrayList<>();
+        for (int sequence = 0; sequence < count; sequence++) {
+            int at = sequence;
+            ids.add(transactions.fetchInTransaction(() -> appendOne(aggregate, at)));
+        }
+        return ids;
+    }
+
+    private String appendOne(String aggregate, long sequence) {
+        GenericDomainEventMessage<Probed> event = new GenericDomainEventMessage<>("Probe", aggregate, sequence, new Probed(aggregate));
+        storage.appendEvents(event);
+        return event.getIdentifier();
+    }
+
+    private List<String> engineRead(TrackingToken start, String aggregate) {
+        try (var events = storage.readEvents(start, false)) {
+            return events.filter(event -> ofTest(event, aggregate)).map(TrackedEventMessage::getIdentifier).toList();
+        }
+    }
+
+    private static boolean ofTest(TrackedEventMessage<?> event, String aggregate) {
+        return event instanceof DomainEventMessage<?> domain && domain.getAggregateIdentifier().startsWith(aggregate);
+    }
+
+    record Probed(String aggregate) {
+    }
+
+    /** Drains one stream from a thread of its own, as a processor's coordinator does. */
+    private static final class Reader {
+
+        private final BlockingStream<TrackedEventMessage<?>> stream;
+        private final String aggregate;
+        private final Map<String, TrackingToken> seen = new LinkedHashMap<>();
+        private final List<String> order = new ArrayList<>();
+        private final List<TrackingToken> tokens = new ArrayList<>();
+        private final Map<String, Long> indexes = new LinkedHashMap<>();
+        private volatile TrackingToken token;
+
+        Reader(BlockingStream<TrackedEventMessage<?>> stream, String aggregate) {
+            this.stream = stream;
+            this.aggregate = aggregate;
+        }
+
+        void awaitAll(List<String> identifiers) throws InterruptedException {
+            Set<String> wanted = new HashSet<>(identifiers);
+            long giveUp = System.nanoTime() + PATIENCE.toNanos();
+            while (!order.containsAll(wanted)) {
+                assertThat(System.nanoTime()).as("events still missing").isLessThan(giveUp);
+                if (stream.hasNextAvailable(100, TimeUnit.MILLISECONDS)) {
+                    TrackedEventMessage<?> event = stream.nextAvailable();
+                    tokens.add(event.trackingToken());
+                    token = event.trackingToken();
+                    if (ofTest(event, aggregate)) {
+                        order.add(event.getIdentifier());
+                        seen.put(event.getIdentifier(), event.trackingToken());
+                        indexes.put(event.getIdentifier(), (Long) event.getMetaData().get(GlobalIndex.KEY));
+                    }
+                }
+            }
+        }
+
+        TrackingToken token() {
+            return token;
+        }
+
+        Map<String, Long> indexes() {
+            return indexes;
+        }
+
+        List<String> identifiers() {
+            return List.copyOf(order);
+        }
+
+        /** Each token has seen all the previous one had (a processor's stored token never goes back). */
+        void assertTokensGrow() {
+            TrackingToken previous = null;
+            for (TrackingToken next : tokens) {
+                assertThat(next).isInstanceOf(GapAwareTrackingToken.class);
+                if (previous != null) {
+                    assertThat(next.covers(previous)).as("%s covers %s", next, previous).isTrue();
+                }
+                previous = next;
+            }
+        }
+    }
+}
