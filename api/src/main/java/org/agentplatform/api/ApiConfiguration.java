@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import org.agentplatform.api.auth.BearerTokenConverter;
 import org.agentplatform.api.auth.CallerAuthenticationManager;
+import org.agentplatform.api.auth.CredentialCache;
 import org.agentplatform.api.auth.CredentialStore;
 import org.agentplatform.api.auth.TrustedIssuer;
 import org.agentplatform.api.command.Commands;
@@ -124,9 +125,14 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
-    CallerAuthenticationManager callerAuthenticationManager(CredentialStore credentials, List<TrustedIssuer> issuers,
-            Clock clock, IdentitySettings settings) {
-        return new CallerAuthenticationManager(credentials, issuers, clock, settings.jwtRateLimitPerMinute());
+    CredentialCache credentialCache(IdentitySettings settings) {
+        return new CredentialCache(settings.credentialCacheTtl(), 100_000);
+    }
+
+    @Bean
+    CallerAuthenticationManager callerAuthenticationManager(CredentialStore credentials, CredentialCache cache,
+            List<TrustedIssuer> issuers, Clock clock, IdentitySettings settings) {
+        return new CallerAuthenticationManager(credentials, cache, issuers, clock, settings.jwtRateLimitPerMinute());
     }
 
     @Bean

@@ -80,13 +80,16 @@ public record PlatformProperties(
      * @param tokenTtl                        their lifetime
      * @param defaultKeyRateLimitPerMinute    quota of a key created without {@code rate_limit_per_minute}
      * @param jwtRateLimitPerMinute           per-endpoint quota of a JWT session
+     * @param credentialCacheTtl              how long a credential found in the store is trusted without asking again
+     *                                        (a key revoked through another node stops working within it)
      */
     public record Identity(
             @DefaultValue("agent-platform") String issuer,
             @DefaultValue("agent-platform-api") String audience,
             @DefaultValue("1h") Duration tokenTtl,
             @DefaultValue("600") int defaultKeyRateLimitPerMinute,
-            @DefaultValue("600") int jwtRateLimitPerMinute) {
+            @DefaultValue("600") int jwtRateLimitPerMinute,
+            @DefaultValue("10s") Duration credentialCacheTtl) {
     }
 
     /**

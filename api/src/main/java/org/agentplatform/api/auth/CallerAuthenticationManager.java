@@ -25,13 +25,15 @@ public final class CallerAuthenticationManager implements ReactiveAuthentication
     public static final String OWNER_CLAIM = "owner_id";
 
     private final CredentialStore credentials;
+    private final CredentialCache cache;
     private final List<TrustedIssuer> issuers;
     private final Clock clock;
     private final int jwtRateLimitPerMinute;
 
-    public CallerAuthenticationManager(CredentialStore credentials, List<TrustedIssuer> issuers, Clock clock,
+    public CallerAuthenticationManager(CredentialStore credentials, CredentialCache cache, List<TrustedIssuer> issuers, Clock clock,
             int jwtRateLimitPerMinute) {
         this.credentials = credentials;
+        this.cache = cache;
         this.issuers = List.copyOf(issuers);
         this.clock = clock;
         this.jwtRateLimitPerMinute = jwtRateLimitPerMinute;
@@ -48,9 +50,10 @@ public final class CallerAuthenticationManager implements ReactiveAuthentication
         if (!ApiKeySecret.isWellFormed(token)) {
             return invalid("The API key is malformed");
         }
-        return credentials.findApiKey(ApiKeySecret.sha256(token))
+        byte[] hash = ApiKeySecret.sha256(token);
+        return cache.get(CredentialCache.keyHash(hash), credentials.findApiKey(hash))
                 .onErrorMap(failure -> unavailable("The API key store is unreachable", failure))
-                .switchIfEmpty(invalid("The API key is unknown"))
+                .switchIfEmpty(Mono.defer(() -> invalid("The API key is unknown")))
                 .flatMap(key -> {
                     if (key.isRevoked()) {
                         return invalid("The API key has been revoked");
@@ -99,10 +102,14 @@ public final class CallerAuthenticationManager implements ReactiveAuthentication
         if (jwt.getSubject() == null || jwt.getSubject().isBlank()) {
             return invalid("The token has no subject");
         }
-        return credentials.ownerOfExternalSubject(issuer, jwt.getSubject())
+        return cache.get(new ExternalSubject(issuer, jwt.getSubject()), credentials.ownerOfExternalSubject(issuer, jwt.getSubject()))
                 .onErrorMap(failure -> unavailable("The identity store is unreachable", failure))
                 .map(owner -> new Caller(owner, "jwt:" + issuer + "#" + jwt.getSubject(),
                         Caller.CredentialKind.EXTERNAL_JWT, jwtRateLimitPerMinute));
+    }
+
+    /** The cache key of an external identity provider's subject. */
+    private record ExternalSubject(String issuer, String subject) {
     }
 
     private static <T> Mono<T> invalid(String message) {

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.UUID;
 import org.agentplatform.api.auth.ApiKeySecret;
 import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.auth.CredentialCache;
+import org.agentplatform.api.auth.StoredApiKey;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
@@ -35,11 +37,13 @@ final class ApiKeyRoutes {
     static final int MAX_RATE_LIMIT_PER_MINUTE = 100_000;
 
     private final IdentityDirectory directory;
+    private final CredentialCache credentials;
     private final Clock clock;
     private final int defaultRateLimitPerMinute;
 
-    ApiKeyRoutes(IdentityDirectory directory, Clock clock, IdentitySettings settings) {
+    ApiKeyRoutes(IdentityDirectory directory, CredentialCache credentials, Clock clock, IdentitySettings settings) {
         this.directory = directory;
+        this.credentials = credentials;
         this.clock = clock;
         this.defaultRateLimitPerMinute = settings.defaultKeyRateLimitPerMinute();
     }
@@ -72,6 +76,7 @@ final class ApiKeyRoutes {
     Mono<ApiResponse<KeyView>> revoke(@AuthenticationPrincipal Caller caller, @PathVariable String keyId) {
         ApiKeyId id = parseId(keyId);
         return directory.revokeApiKey(caller.ownerId(), id, clock.instant().truncatedTo(ChronoUnit.MILLIS))
+                .doOnNext(revoked -> credentials.forget(remembered -> remembered instanceof StoredApiKey key && key.id().equals(id)))
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No API key " + keyId)))
                 .map(KeyView::of)
                 .map(ApiResponse::of);

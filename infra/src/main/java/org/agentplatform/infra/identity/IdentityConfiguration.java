@@ -62,7 +62,7 @@ public class IdentityConfiguration {
     @Bean
     IdentitySettings identitySettings(PlatformProperties properties) {
         return new IdentitySettings(properties.identity().defaultKeyRateLimitPerMinute(),
-                properties.identity().jwtRateLimitPerMinute());
+                properties.identity().jwtRateLimitPerMinute(), properties.identity().credentialCacheTtl());
     }
 
     @Bean

@@ -17,16 +17,19 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.TestPropertySource;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A real outage of the key store: the service's database refuses connections. Authentication must
- * answer 503 {@code auth_unavailable} (not 401: the key may be fine), then recover on its own.
+ * A real outage of the key store: the service's database refuses connections. Authentication of a key it
+ * has to look up must answer 503 {@code auth_unavailable} (not 401: the key may be fine), then recover on
+ * its own; a key it found moments ago keeps working.
  */
 @PlatformTest
 @DirtiesContext
+@TestPropertySource(properties = "agent-platform.identity.credential-cache-ttl=10m")
 class KeyStoreOutageHttpTest {
 
     @LocalServerPort
@@ -42,8 +45,13 @@ class KeyStoreOutageHttpTest {
     void unreachableKeyStoreIsAuthUnavailableAndRecovers() throws Exception {
         WebTestClient http = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
                 .responseTimeout(Duration.ofSeconds(30)).build();
-        String key = Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip();
-        providers(http, key).expectStatus().isOk();
+        String first = Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip();
+        providers(http, first).expectStatus().isOk();
+        // a key not used yet: the store must be asked for it
+        String key = JsonMapper.builder().build().readTree(http.post().uri("/api/v1/api-keys")
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + first).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("name", "unused")).exchange().expectStatus().isCreated().expectBody().returnResult()
+                .getResponseBody()).at("/data/key").asString();
 
         String database = URI.create(databaseUrl.substring("jdbc:".length())).getPath().substring(1);
         TestPostgres postgres = TestPostgres.get();
@@ -51,6 +59,8 @@ class KeyStoreOutageHttpTest {
         try {
             postgres.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '" + database + "'");
             expectAuthUnavailable(providers(http, key));
+            // a key found in the store is trusted for a while (10 s by default): an outage does not log its caller out
+            providers(http, first).expectStatus().isOk();
             expectAuthUnavailable(http.post().uri("/api/v1/auth/login").contentType(MediaType.APPLICATION_JSON)
                     .bodyValue(Map.of("email", "someone@example.test", "password", "whatever1")).exchange());
         } finally {
