@@ -6,6 +6,7 @@ import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.query.agent.AgentOnInstance;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.agent.AgentRecord;
 import reactor.core.publisher.Mono;
@@ -32,9 +33,22 @@ public final class AgentAccess {
 
     public static Mono<AgentRecord> readable(AgentReads agents, AgentId agent, OwnerId caller) {
         return agents.find(agent)
-                .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.AGENT_NOT_FOUND, "No agent " + agent)))
-                .flatMap(found -> found.isVisibleTo(caller)
-                        ? Mono.just(found)
-                        : Mono.error(new ApiException(ErrorCode.FORBIDDEN, "Agent " + agent + " belongs to another owner")));
+                .switchIfEmpty(Mono.error(() -> notFound(agent)))
+                .flatMap(found -> found.isVisibleTo(caller) ? Mono.just(found) : Mono.error(forbidden(agent)));
+    }
+
+    /** As {@link #readable}, with its instance's status from the same read (for giving the agent work). */
+    public static Mono<AgentOnInstance> readableOnInstance(AgentReads agents, AgentId agent, OwnerId caller) {
+        return agents.findOnInstance(agent)
+                .switchIfEmpty(Mono.error(() -> notFound(agent)))
+                .flatMap(found -> found.agent().isVisibleTo(caller) ? Mono.just(found) : Mono.error(forbidden(agent)));
+    }
+
+    private static ApiException notFound(AgentId agent) {
+        return new ApiException(ErrorCode.AGENT_NOT_FOUND, "No agent " + agent);
+    }
+
+    private static ApiException forbidden(AgentId agent) {
+        return new ApiException(ErrorCode.FORBIDDEN, "Agent " + agent + " belongs to another owner");
     }
 }

@@ -51,7 +51,7 @@ final class AgentOperations {
     Mono<OperationRecord> write(Caller caller, ServerWebExchange exchange, AgentId agent, RuntimeMethod method,
             Map<String, Object> params, String resource) {
         return commands.<AgentLocation>send(new CheckAgentWritable(agent, caller.ownerId()), caller, exchange, ErrorCode.AGENT_NOT_FOUND)
-                .flatMap(location -> availability.serving(caller, exchange, location.instanceId())
+                .flatMap(location -> availability.serving(location.instanceId())
                         .then(queue.queueOnce(caller, exchange, location.instanceId(), caller.ownerId(), method, params,
                                 "agent:" + agent + ":" + resource)))
                 .flatMap(queue::awaitOutcome);
@@ -60,7 +60,7 @@ final class AgentOperations {
     /** A read through the runtime of an agent the caller may read (its own, or a public one). */
     Mono<OperationRecord> read(Caller caller, ServerWebExchange exchange, InstanceId instance, OwnerId owner, RuntimeMethod method,
             Map<String, Object> params) {
-        return availability.serving(caller, exchange, instance)
+        return availability.serving(instance)
                 .then(queue.queue(caller, exchange, instance, owner, method, params, null, queue.settings().syncWait()))
                 .flatMap(queue::awaitOutcome);
     }

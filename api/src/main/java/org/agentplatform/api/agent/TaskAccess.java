@@ -1,5 +1,6 @@
 package org.agentplatform.api.agent;
 
+import java.time.Duration;
 import java.util.UUID;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.PathIds;
@@ -11,15 +12,21 @@ import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
 import reactor.core.publisher.Mono;
 
-/** A task is the caller's who created it, under the agent it was created for; anything else is 404 {@code agent_not_found}. */
+/**
+ * A task is the caller's who created it, under the agent it was created for; anything else is 404
+ * {@code agent_not_found}. A task created a moment ago is found too: its create answered before its
+ * projection, so the read waits for it (briefly, woken by its commit) rather than answering 404.
+ */
 public final class TaskAccess {
+
+    private static final Duration JUST_CREATED = Duration.ofSeconds(5);
 
     private TaskAccess() {
     }
 
     public static Mono<TaskRecord> owned(TaskReads tasks, AgentId agent, String taskId, OwnerId caller) {
         TaskId id = parse(taskId);
-        return tasks.find(id)
+        return tasks.findCreated(id, JUST_CREATED)
                 .filter(task -> task.ownerId().equals(caller) && task.agentId().equals(agent))
                 .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.AGENT_NOT_FOUND, "No task " + taskId + " of agent " + agent)));
     }

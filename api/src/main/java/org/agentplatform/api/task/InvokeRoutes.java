@@ -12,6 +12,7 @@ import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.task.TaskOrigin;
+import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -32,12 +33,12 @@ import reactor.core.publisher.Mono;
 final class InvokeRoutes {
 
     private final TaskStarter starter;
-    private final TaskWaits waits;
+    private final TaskReads tasks;
     private final Clock clock;
 
-    InvokeRoutes(TaskStarter starter, TaskWaits waits, Clock clock) {
+    InvokeRoutes(TaskStarter starter, TaskReads tasks, Clock clock) {
         this.starter = starter;
-        this.waits = waits;
+        this.tasks = tasks;
         this.clock = clock;
     }
 
@@ -47,7 +48,7 @@ final class InvokeRoutes {
         Instant giveUp = clock.instant().plus(request.timeout());
         AgentId agent = AgentAccess.parse(agentId);
         return starter.start(caller, exchange, agent, request.validated(), TaskOrigin.INVOKE)
-                .flatMap(created -> waits.until(created.taskId(), task -> task.status().isSettled(), left(giveUp))
+                .flatMap(created -> tasks.awaitState(created.taskId(), task -> task.status().isSettled(), left(giveUp))
                         .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.SERVICE_TIMEOUT, "The agent did not answer within "
                                 + request.timeout().toMillis() + " ms; the task goes on: follow it with the tasks API, do not invoke again",
                                 "", timedOut(created, request.timeout()), null)))

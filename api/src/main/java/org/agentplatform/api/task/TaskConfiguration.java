@@ -7,17 +7,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The task streams and waits, woken by the change feed. */
+/** The task streams, woken by the change feed. */
 @Configuration(proxyBeanMethods = false)
 class TaskConfiguration {
 
     @Bean
     TaskStream taskStream(TaskReads tasks, ChangeFeed feed, JsonMapper jsonMapper) {
         return new TaskStream(tasks, feed, jsonMapper, Duration.ofSeconds(15));
-    }
-
-    @Bean
-    TaskWaits taskWaits(TaskReads tasks, ChangeFeed feed) {
-        return new TaskWaits(tasks, feed);
     }
 }

@@ -86,12 +86,10 @@ final class TaskRoutes {
         AgentId agent = AgentAccess.parse(agentId);
         NewTask task = request.validated();
         Instant now = clock.instant();
+        // the contract's 202 "at once": the task as the command accepted it, not as the read model will show it
         return starter.start(caller, exchange, agent, task, TaskOrigin.TASKS)
-                .flatMap(created -> tasks.awaitVersion(created.taskId(), 0, READ_YOUR_WRITE)
-                        .map(TaskView::of)
-                        .defaultIfEmpty(TaskView.accepted(created.taskId(), created.contextId(), agent, TaskOrigin.TASKS,
-                                task.deadline() == null ? null : now.plus(task.deadline()), now)))
-                .map(ApiResponse::of);
+                .map(created -> ApiResponse.of(TaskView.accepted(created.taskId(), created.contextId(), agent, TaskOrigin.TASKS,
+                        task.deadline() == null ? null : now.plus(task.deadline()), now)));
     }
 
     @GetMapping("/api/v1/agents/{agentId}/tasks")
@@ -140,7 +138,7 @@ final class TaskRoutes {
         NewMessage message = request.validated();
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
                 .flatMap(task -> starter.attachments(caller.ownerId(), message.attachments())
-                        .flatMap(attached -> availability.serving(caller, exchange, task.instanceId())
+                        .flatMap(attached -> availability.serving(task.instanceId())
                                 .then(commands.<Long>send(new ContinueTask(task.id(), caller.ownerId(),
                                         TaskMessage.user(message.message(), attached)), caller, exchange, ErrorCode.AGENT_NOT_FOUND)))
                         .flatMap(version -> tasks.awaitVersion(task.id(), version, READ_YOUR_WRITE)))

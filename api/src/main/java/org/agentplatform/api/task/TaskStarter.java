@@ -39,16 +39,13 @@ final class TaskStarter {
 
     private final Commands commands;
     private final AgentReads agents;
-    private final AgentAvailability availability;
     private final FileStore files;
     private final WebhookRegistrar registrar;
     private final Clock clock;
 
-    TaskStarter(Commands commands, AgentReads agents, AgentAvailability availability, FileStore files, WebhookRegistrar registrar,
-            Clock clock) {
+    TaskStarter(Commands commands, AgentReads agents, FileStore files, WebhookRegistrar registrar, Clock clock) {
         this.commands = commands;
         this.agents = agents;
-        this.availability = availability;
         this.files = files;
         this.registrar = registrar;
         this.clock = clock;
@@ -60,10 +57,10 @@ final class TaskStarter {
 
     Mono<Created> start(Caller caller, ServerWebExchange exchange, AgentId agent, NewTask request, TaskOrigin origin) {
         Instant deadline = request.deadline() == null ? null : clock.instant().plus(request.deadline());
-        return AgentAccess.readable(agents, agent, caller.ownerId())
+        return AgentAccess.readableOnInstance(agents, agent, caller.ownerId())
                 .flatMap(found -> attachments(caller.ownerId(), request.attachments())
-                        .flatMap(attached -> availability.serving(caller, exchange, found.instanceId())
-                                .then(create(caller, exchange, found, request, origin, deadline, attached))));
+                        .flatMap(attached -> AgentAvailability.serving(found)
+                                .flatMap(epoch -> create(caller, exchange, found.agent(), request, origin, deadline, attached, epoch))));
     }
 
     /** The caller's confirmed files, in order; the first that is not one is 400 {@code invalid_param} naming it. */
@@ -81,13 +78,13 @@ final class TaskStarter {
     }
 
     private Mono<Created> create(Caller caller, ServerWebExchange exchange, AgentRecord agent, NewTask request, TaskOrigin origin,
-            Instant deadline, List<Attachment> attachments) {
+            Instant deadline, List<Attachment> attachments, long runtimeEpoch) {
         TaskId task = request.idempotencyKey() == null ? TaskId.random()
                 : TaskId.derivedFrom(String.join("\n", "task", caller.ownerId().toString(), agent.id().toString(), origin.wireName(),
                         request.idempotencyKey()));
         String contextId = request.contextId() != null ? request.contextId() : UUID.randomUUID().toString();
         CreateTask command = new CreateTask(task, caller.ownerId(), agent.id(), agent.instanceId(), contextId,
-                TaskMessage.user(request.message(), attachments), deadline, origin);
+                TaskMessage.user(request.message(), attachments), deadline, origin, runtimeEpoch);
         // webhooks first: the fan-out sees them before the task's first transition, so they get "queued" too
         return Flux.fromIterable(request.webhooks())
                 .concatMap(webhook -> registrar.register(caller, exchange, task, webhook))

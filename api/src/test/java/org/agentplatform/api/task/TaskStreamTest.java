@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
@@ -177,6 +178,16 @@ class TaskStreamTest {
 
         @Override
         public Mono<TaskRecord> awaitVersion(TaskId taskId, long version, Duration wait) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Mono<TaskRecord> findCreated(TaskId taskId, Duration wait) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Mono<TaskRecord> awaitState(TaskId taskId, Predicate<TaskRecord> reached, Duration wait) {
             throw new UnsupportedOperationException();
         }
     }

@@ -61,7 +61,7 @@ class Task {
     @CommandHandler
     Task(CreateTask command, DeadlineManager deadlines) {
         apply(new TaskCreated(new TaskRef(command.taskId(), command.ownerId(), command.agentId(), command.instanceId(),
-                command.contextId()), command.message(), command.deadline(), command.origin()));
+                command.contextId()), command.message(), command.deadline(), command.origin(), command.runtimeEpoch()));
         if (command.deadline() != null) {
             deadlines.schedule(command.deadline(), DEADLINE);
         }

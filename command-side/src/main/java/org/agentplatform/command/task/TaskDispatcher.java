@@ -3,6 +3,7 @@ package org.agentplatform.command.task;
 import java.util.concurrent.Executor;
 import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.instance.ReadinessCheck;
+import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.task.TaskCommand.FailTask;
@@ -17,12 +18,14 @@ import org.agentplatform.kernel.task.TaskId;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.annotation.MetaDataValue;
 
 /**
- * Moves tasks to their agent's runtime: a queued task starts once its instance serves (at the
- * instance's runtime epoch); each started or continued turn goes to the runtime; a canceled or timed-out
- * task's turn is stopped. Work happens off the processor's thread; what a crash loses there is swept
- * ({@link #dispatchQueuedOn}) and turns are recovered by the runtime.
+ * Moves tasks to their agent's runtime: a task starts at the runtime epoch its creator saw the instance
+ * serve at (the runtime refuses a turn of an epoch that has passed, failing the task {@code agent_offline}),
+ * or, created without one, once its instance serves; each started or continued turn goes to the runtime; a
+ * canceled or timed-out task's turn is stopped. Work happens off the processor's thread; what a crash loses
+ * there is swept ({@link #dispatchQueuedOn}) and turns are recovered by the runtime.
  */
 @ProcessingGroup(TaskDispatcher.GROUP)
 public class TaskDispatcher {
@@ -44,7 +47,11 @@ public class TaskDispatcher {
 
     @EventHandler
     void on(TaskCreated event) {
-        executor.execute(() -> dispatch(event.taskId(), event.task().instanceId()));
+        if (event.runtimeEpoch() != null) {
+            executor.execute(() -> ProcessCommands.send(commands, new StartTask(event.taskId(), event.runtimeEpoch())));
+        } else {
+            executor.execute(() -> dispatch(event.taskId(), event.task().instanceId()));
+        }
     }
 
     @EventHandler
@@ -53,19 +60,21 @@ public class TaskDispatcher {
     }
 
     @EventHandler
-    void on(TaskStarted event) {
-        executor.execute(() -> runtime.startTurn(new TaskTurn(event.task(), event.turn(), event.runtimeEpoch(), event.message())));
+    void on(TaskStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
+        TaskTurn turn = new TaskTurn(event.task(), event.turn(), event.runtimeEpoch(), globalIndex, event.message());
+        executor.execute(() -> runtime.startTurn(turn));
     }
 
     /** The caller's answer goes to the runtime at its current epoch; an instance that stopped meanwhile fails the task. */
     @EventHandler
-    void on(TaskContinued event) {
+    void on(TaskContinued event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
         executor.execute(() -> {
             ReadinessCheck check = ReadinessCheck.of(commands, event.task().instanceId());
             if (check.isGone()) {
                 offline(event.taskId(), event.turn(), "The agent's instance is gone");
             } else if (check.readiness().isServing()) {
-                runtime.startTurn(new TaskTurn(event.task(), event.turn(), check.readiness().runtimeEpoch(), event.message()));
+                runtime.startTurn(new TaskTurn(event.task(), event.turn(), check.readiness().runtimeEpoch(), globalIndex,
+                        event.message()));
             } else {
                 offline(event.taskId(), event.turn(), "The agent's instance is " + check.readiness().status().wireName());
             }

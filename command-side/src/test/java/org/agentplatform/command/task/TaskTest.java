@@ -58,12 +58,12 @@ class TaskTest {
     @BeforeEach
     void setUp() {
         fixture = new AggregateTestFixture<>(Task.class);
-        created = new TaskCreated(REF, ASK, null, TaskOrigin.TASKS);
+        created = new TaskCreated(REF, ASK, null, TaskOrigin.TASKS, 1L);
         started = new TaskStarted(REF, 1, 3, ASK);
     }
 
     private CreateTask create(Instant deadline) {
-        return new CreateTask(ID, OWNER, REF.agentId(), REF.instanceId(), "ctx-1", ASK, deadline, TaskOrigin.TASKS);
+        return new CreateTask(ID, OWNER, REF.agentId(), REF.instanceId(), "ctx-1", ASK, deadline, TaskOrigin.TASKS, 1L);
     }
 
     @Test
@@ -76,7 +76,7 @@ class TaskTest {
         Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
         fixture.givenNoPriorActivity()
                 .when(create(deadline))
-                .expectEvents(new TaskCreated(REF, ASK, deadline, TaskOrigin.TASKS))
+                .expectEvents(new TaskCreated(REF, ASK, deadline, TaskOrigin.TASKS, 1L))
                 .expectScheduledDeadlineWithName(Duration.ofMinutes(5), Task.DEADLINE);
     }
 

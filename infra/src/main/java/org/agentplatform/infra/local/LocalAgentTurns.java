@@ -93,11 +93,12 @@ final class LocalAgentTurns {
     /** Runs the turn unless it is known already; a known one is reported again or taken over when its node went silent. */
     void start(TaskTurn turn) {
         TaskRef task = turn.task();
+        OffsetDateTime now = now();
         int inserted = jdbc.update("INSERT INTO local_task_turn (task_id, turn, instance_id, agent_id, owner_id, context_id,"
-                        + " runtime_epoch, input, state, claimed_by, heartbeat_at, created_at, updated_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        + " runtime_epoch, log_window, input, state, claimed_by, heartbeat_at, created_at, updated_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 task.taskId().value(), turn.turn(), task.instanceId().value(), task.agentId().value(), task.ownerId().value(),
-                task.contextId(), turn.runtimeEpoch(), JSON.writeValueAsString(turn.message()), node, now(), now(), now());
+                task.contextId(), turn.runtimeEpoch(), turn.logWindow(), JSON.writeValueAsString(turn.message()), node, now, now, now);
         if (inserted == 1) {
             run(turn);
         } else {
@@ -133,11 +134,11 @@ final class LocalAgentTurns {
         OffsetDateTime stale = OffsetDateTime.ofInstant(clock.instant().minus(staleAfter), ZoneOffset.UTC);
         List<TaskTurn> orphans = jdbc.query("UPDATE local_task_turn SET claimed_by = ?, heartbeat_at = ?, updated_at = ?"
                         + " WHERE state = 'running' AND heartbeat_at < ? RETURNING task_id, turn, instance_id, agent_id, owner_id,"
-                        + " context_id, runtime_epoch, input::text AS input",
+                        + " context_id, runtime_epoch, log_window, input::text AS input",
                 (row, index) -> new TaskTurn(new TaskRef(new TaskId(row.getObject("task_id", UUID.class)),
                         new OwnerId(row.getObject("owner_id", UUID.class)), new AgentId(row.getObject("agent_id", UUID.class)),
                         new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id")), row.getInt("turn"),
-                        row.getLong("runtime_epoch"), JSON.readValue(row.getString("input"), TaskMessage.class)),
+                        row.getLong("runtime_epoch"), row.getLong("log_window"), JSON.readValue(row.getString("input"), TaskMessage.class)),
                 node, now(), now(), stale);
         orphans.forEach(turn -> {
             log.atInfo().addKeyValue("task_id", turn.task().taskId().toString()).addKeyValue("turn", turn.turn())
@@ -168,29 +169,31 @@ final class LocalAgentTurns {
 
     private void begin(Live running) {
         TaskRef task = running.turn.task();
-        List<Map<String, Object>> instance = jdbc.queryForList("SELECT state, runtime_epoch FROM local_instance WHERE instance_id = ?",
-                task.instanceId().value());
-        if (instance.isEmpty() || !"running".equals(instance.getFirst().get("state"))
-                || ((Number) instance.getFirst().get("runtime_epoch")).longValue() > running.turn.runtimeEpoch()) {
+        List<Map<String, Object>> found = jdbc.queryForList("SELECT i.state, i.runtime_epoch, a.model, a.instructions"
+                + " FROM local_instance i LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?"
+                + " WHERE i.instance_id = ?", task.agentId().value(), task.instanceId().value());
+        if (found.isEmpty() || !"running".equals(found.getFirst().get("state"))
+                || ((Number) found.getFirst().get("runtime_epoch")).longValue() > running.turn.runtimeEpoch()) {
             complete(running, new Unavailable(AGENT_OFFLINE, "The agent's instance is not running the runtime this task was sent to"));
             return;
         }
-        List<Map<String, Object>> agent = jdbc.queryForList("SELECT model, instructions FROM local_agent WHERE instance_id = ?"
-                + " AND agent_id = ?", task.instanceId().value(), task.agentId().value());
-        if (agent.isEmpty()) {
+        String model = (String) found.getFirst().get("model");
+        if (model == null) {
             complete(running, new Unavailable("agent_not_found", "The agent no longer exists on its instance"));
             return;
         }
-        String model = (String) agent.getFirst().get("model");
         if (backends.isEcho(model)) {
             EchoAgent.Plan plan = EchoAgent.plan(running.turn.message());
             later(plan.stepDelayMs(), () -> step(running, plan, 0));
         } else {
-            ask(running, model, (String) agent.getFirst().get("instructions"));
+            ask(running, model, (String) found.getFirst().get("instructions"));
         }
     }
 
-    /** Streams the echo plan's chunk {@code index}, then the next after the plan's pause, then the outcome. */
+    /**
+     * Streams the echo plan's chunks from {@code index}: one per step when the plan takes its time, all at
+     * once when it does not; then the outcome.
+     */
     private void step(Live running, EchoAgent.Plan plan, int index) {
         if (running.over) {
             return;
@@ -201,12 +204,17 @@ final class LocalAgentTurns {
             }
             return;
         }
-        EchoAgent.Chunk chunk = plan.chunks().get(index);
-        if (chunks.append(running.task(), running.turn.turn(), index, chunk.kind(), chunk.text()) == Written.TURN_OVER) {
+        int until = plan.stepDelayMs() > 0 ? index + 1 : plan.chunks().size();
+        List<TaskChunks.Chunk> batch = new ArrayList<>();
+        for (int seq = index; seq < until; seq++) {
+            EchoAgent.Chunk chunk = plan.chunks().get(seq);
+            batch.add(new TaskChunks.Chunk(seq, chunk.kind(), chunk.text()));
+        }
+        if (chunks.append(running.task(), running.turn.turn(), running.turn.logWindow(), batch) == Written.TURN_OVER) {
             forget(running);
             return;
         }
-        later(plan.stepDelayMs(), () -> step(running, plan, index + 1));
+        later(plan.stepDelayMs(), () -> step(running, plan, until));
     }
 
     /** Streams the model's reply from the OpenAI-compatible endpoint, with the task's earlier turns as the chat. */
@@ -226,8 +234,9 @@ final class LocalAgentTurns {
                 .subscribe(
                         delta -> {
                             reply.append(delta);
-                            if (chunks.append(running.task(), running.turn.turn(), seq.getAndIncrement(), TaskChunks.AGENT_REPLY_DELTA,
-                                    delta) == Written.TURN_OVER) {
+                            TaskChunks.Chunk chunk = new TaskChunks.Chunk(seq.getAndIncrement(), TaskChunks.AGENT_REPLY_DELTA, delta);
+                            if (chunks.append(running.task(), running.turn.turn(), running.turn.logWindow(), List.of(chunk))
+                                    == Written.TURN_OVER) {
                                 forget(running);
                             }
                         },

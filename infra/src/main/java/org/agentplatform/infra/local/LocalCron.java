@@ -158,7 +158,7 @@ final class LocalCron {
         }
         CreateTask create = new CreateTask(task, new OwnerId((UUID) entry.get("owner_id")), new AgentId((UUID) entry.get("agent_id")),
                 new InstanceId(instance), cron.toString(), TaskMessage.user((String) entry.get("prompt"), List.of()), null,
-                TaskOrigin.CRON);
+                TaskOrigin.CRON, null);
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {

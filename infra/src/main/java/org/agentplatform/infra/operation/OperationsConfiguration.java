@@ -28,6 +28,8 @@ import org.agentplatform.infra.secret.SecretVault;
 import org.agentplatform.infra.secret.VaultKey;
 import org.agentplatform.query.agent.AgentProjection;
 import org.agentplatform.query.agent.R2dbcAgentReads;
+import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.feed.PostgresChangeFeed;
 import org.agentplatform.query.instance.InstanceProjection;
 import org.agentplatform.query.instance.R2dbcInstanceReads;
@@ -125,24 +127,29 @@ public class OperationsConfiguration {
     }
 
     @Bean
-    R2dbcInstanceReads instanceReads(DatabaseClient database) {
-        return new R2dbcInstanceReads(database);
+    R2dbcInstanceReads instanceReads(DatabaseClient database, ReadModelWaits waits) {
+        return new R2dbcInstanceReads(database, waits);
     }
 
     @Bean
-    R2dbcAgentReads agentReads(DatabaseClient database) {
-        return new R2dbcAgentReads(database);
+    R2dbcAgentReads agentReads(DatabaseClient database, ReadModelWaits waits) {
+        return new R2dbcAgentReads(database, waits);
     }
 
     @Bean
-    R2dbcOperationReads operationReads(DatabaseClient database) {
-        return new R2dbcOperationReads(database);
+    R2dbcOperationReads operationReads(DatabaseClient database, ReadModelWaits waits) {
+        return new R2dbcOperationReads(database, waits);
     }
 
     @Bean(destroyMethod = "close")
     PostgresChangeFeed changeFeed(DatabaseServer server) {
         return new PostgresChangeFeed(new PostgresqlConnectionFactory(DatabaseConfiguration.r2dbc(server.endpoint())),
-                List.of(OperationViewProjection.CHANNEL, TaskProjection.CHANNEL));
+                List.of(OperationViewProjection.CHANNEL, TaskProjection.CHANNEL, ReadModelWaits.CHANNEL));
+    }
+
+    @Bean
+    ReadModelWaits readModelWaits(ChangeFeed changeFeed) {
+        return new ReadModelWaits(changeFeed);
     }
 
     @Bean

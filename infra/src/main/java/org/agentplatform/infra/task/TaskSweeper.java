@@ -18,6 +18,7 @@ import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TaskRef;
 import org.agentplatform.query.task.TaskChunks;
+import org.agentplatform.query.task.TaskOffsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -58,7 +59,7 @@ final class TaskSweeper {
         jdbc.queryForList("SELECT DISTINCT t.instance_id FROM task_view t JOIN instance_view i ON i.id = t.instance_id"
                         + " WHERE t.status = 'queued' AND t.updated_at < ? AND i.status = 'running'", UUID.class, settled)
                 .forEach(instance -> dispatcher.dispatchQueuedOn(new InstanceId(instance)));
-        jdbc.query("SELECT t.id, t.owner_id, t.agent_id, t.instance_id, t.context_id, t.turn, i.runtime_epoch, m.text,"
+        jdbc.query("SELECT t.id, t.owner_id, t.agent_id, t.instance_id, t.context_id, t.turn, t.change_offset, i.runtime_epoch, m.text,"
                 + " m.attachments::text AS attachments FROM task_view t JOIN instance_view i ON i.id = t.instance_id"
                 + " JOIN task_message m ON m.task_id = t.id AND m.turn = t.turn AND m.kind = 'user_message'"
                 + " WHERE t.status = 'running' AND t.updated_at < ?"
@@ -67,7 +68,9 @@ final class TaskSweeper {
                             new AgentId(row.getObject("agent_id", UUID.class)), new InstanceId(row.getObject("instance_id", UUID.class)),
                             row.getString("context_id"));
                     log.atInfo().addKeyValue("task_id", task.taskId().toString()).log("handing a started turn to the runtime again");
+                    // a running task's latest event started its turn: the turn's chunks go in that event's window
                     runtime.startTurn(new TaskTurn(task, row.getInt("turn"), row.getLong("runtime_epoch"),
+                            TaskOffsets.windowOf(row.getLong("change_offset")),
                             TaskMessage.user(row.getString("text"), attachments(row.getString("attachments")))));
                 }, settled);
         runtime.recoverTurns();

@@ -7,6 +7,7 @@ import org.agentplatform.command.task.TurnReports;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.local.LocalRuntime;
+import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.task.R2dbcTaskReads;
 import org.agentplatform.query.task.TaskChunks;
 import org.agentplatform.query.task.TaskProjection;
@@ -46,8 +47,8 @@ public class TasksConfiguration {
     }
 
     @Bean
-    R2dbcTaskReads taskReads(DatabaseClient database) {
-        return new R2dbcTaskReads(database);
+    R2dbcTaskReads taskReads(DatabaseClient database, ReadModelWaits waits) {
+        return new R2dbcTaskReads(database, waits);
     }
 
     @Bean

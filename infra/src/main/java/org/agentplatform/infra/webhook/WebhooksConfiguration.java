@@ -7,6 +7,7 @@ import org.agentplatform.kernel.webhook.RetrySchedule;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.secret.SecretVault;
+import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.webhook.R2dbcWebhookReads;
 import org.agentplatform.query.webhook.WebhookProjection;
 import org.agentplatform.webhook.CallbackSender;
@@ -73,8 +74,8 @@ public class WebhooksConfiguration {
     }
 
     @Bean
-    R2dbcWebhookReads webhookReads(DatabaseClient database) {
-        return new R2dbcWebhookReads(database);
+    R2dbcWebhookReads webhookReads(DatabaseClient database, ReadModelWaits waits) {
+        return new R2dbcWebhookReads(database, waits);
     }
 
     @Bean

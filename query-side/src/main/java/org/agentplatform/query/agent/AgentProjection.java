@@ -11,6 +11,7 @@ import org.agentplatform.kernel.agent.AgentEvent.SkillInstalled;
 import org.agentplatform.kernel.agent.AgentEvent.SkillToggled;
 import org.agentplatform.kernel.agent.AgentEvent.SkillUninstalled;
 import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.SqlTime;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -36,6 +37,7 @@ public class AgentProjection {
                         + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.agentId().value(), event.ownerId().value(), event.instanceId().value(), event.name(), event.model(),
                 event.visibility().wireName(), event.mcpEnabled(), sequence, SqlTime.of(at), SqlTime.of(at));
+        ReadModelWaits.changed(jdbc, event.agentId());
     }
 
     @EventHandler
@@ -98,6 +100,7 @@ public class AgentProjection {
         arguments[values.length + 2] = agent.value();
         arguments[values.length + 3] = sequence;
         String set = assignments.isEmpty() ? "" : assignments + ", ";
+        ReadModelWaits.changed(jdbc, agent);
         return jdbc.update("UPDATE agent_view SET " + set + "version = ?, updated_at = ? WHERE id = ? AND version < ?", arguments) == 1;
     }
 }

@@ -12,6 +12,9 @@ public interface AgentReads {
     /** The agent unless it is unknown or deleted. */
     Mono<AgentRecord> find(AgentId agentId);
 
+    /** The agent (without its skills) and its instance's status, in one read; empty as {@link #find}. */
+    Mono<AgentOnInstance> findOnInstance(AgentId agentId);
+
     /** The owner's agents and every public agent, newest first. */
     Flux<AgentRecord> visibleTo(OwnerId ownerId);
 

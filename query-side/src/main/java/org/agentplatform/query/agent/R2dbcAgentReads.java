@@ -11,6 +11,7 @@ import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.agent.Visibility;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.instance.InstanceStatus;
 import org.agentplatform.query.ReadModelWaits;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
@@ -22,9 +23,11 @@ public final class R2dbcAgentReads implements AgentReads {
             + " created_at, updated_at";
 
     private final DatabaseClient database;
+    private final ReadModelWaits waits;
 
-    public R2dbcAgentReads(DatabaseClient database) {
+    public R2dbcAgentReads(DatabaseClient database, ReadModelWaits waits) {
         this.database = database;
+        this.waits = waits;
     }
 
     @Override
@@ -35,6 +38,21 @@ public final class R2dbcAgentReads implements AgentReads {
                 .one()
                 .flatMap(agent -> skillsOf(List.of(agent.id().value()))
                         .map(skills -> withSkills(agent, skills.getOrDefault(agent.id().value(), List.of()))));
+    }
+
+    @Override
+    public Mono<AgentOnInstance> findOnInstance(AgentId agentId) {
+        return database.sql("SELECT a.id, a.owner_id, a.instance_id, a.name, a.model, a.template_id, a.visibility, a.mcp_enabled,"
+                        + " a.version, a.created_at, a.updated_at, i.status AS instance_status, i.runtime_epoch"
+                        + " FROM agent_view a LEFT JOIN instance_view i ON i.id = a.instance_id WHERE a.id = :id AND NOT a.deleted")
+                .bind("id", agentId.value())
+                .map(row -> {
+                    String status = row.get("instance_status", String.class);
+                    Long epoch = row.get("runtime_epoch", Long.class);
+                    return new AgentOnInstance(agent(row), status == null ? null : InstanceStatus.fromWireName(status),
+                            epoch == null ? 0 : epoch);
+                })
+                .one();
     }
 
     @Override
@@ -52,7 +70,7 @@ public final class R2dbcAgentReads implements AgentReads {
 
     @Override
     public Mono<AgentRecord> awaitVersion(AgentId agentId, long version, Duration wait) {
-        return ReadModelWaits.until(() -> find(agentId), agent -> agent.version() >= version, wait);
+        return waits.until(agentId, () -> find(agentId), agent -> agent.version() >= version, wait);
     }
 
     private Mono<Map<UUID, List<AgentRecord.Skill>>> skillsOf(List<UUID> agents) {

@@ -9,6 +9,7 @@ import org.agentplatform.kernel.instance.InstanceEvent.InstanceStopped;
 import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceStatus;
+import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.SqlTime;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -34,6 +35,7 @@ public class InstanceProjection {
                         + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.instanceId().value(), event.ownerId().value(), event.name(), event.providerId(), event.regionId(),
                 event.kind().wireName(), InstanceStatus.DEPLOYING.wireName(), sequence, SqlTime.of(at), SqlTime.of(at));
+        ReadModelWaits.changed(jdbc, event.instanceId());
     }
 
     @EventHandler
@@ -65,5 +67,6 @@ public class InstanceProjection {
         jdbc.update("UPDATE instance_view SET status = ?, runtime_epoch = COALESCE(?, runtime_epoch), failure_reason = ?,"
                         + " version = ?, updated_at = ? WHERE id = ? AND version < ?",
                 status.wireName(), runtimeEpoch, failureReason, sequence, SqlTime.of(at), id.value(), sequence);
+        ReadModelWaits.changed(jdbc, id);
     }
 }

@@ -6,10 +6,13 @@ import org.agentplatform.kernel.instance.InstanceId;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** Reads of the instance read model, always within one owner's instances. */
+/** Reads of the instance read model: within one owner's instances, but for whether an instance serves. */
 public interface InstanceReads {
 
     Mono<InstanceRecord> find(OwnerId ownerId, InstanceId instanceId);
+
+    /** The instance whoever owns it (for questions about it, such as whether it serves, not for showing it). */
+    Mono<InstanceRecord> find(InstanceId instanceId);
 
     /** The owner's instances, newest first, destroyed ones included. */
     Flux<InstanceRecord> list(OwnerId ownerId);

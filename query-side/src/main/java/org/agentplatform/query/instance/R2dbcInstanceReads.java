@@ -19,9 +19,11 @@ public final class R2dbcInstanceReads implements InstanceReads {
             + " failure_reason, version, created_at, updated_at";
 
     private final DatabaseClient database;
+    private final ReadModelWaits waits;
 
-    public R2dbcInstanceReads(DatabaseClient database) {
+    public R2dbcInstanceReads(DatabaseClient database, ReadModelWaits waits) {
         this.database = database;
+        this.waits = waits;
     }
 
     @Override
@@ -29,6 +31,14 @@ public final class R2dbcInstanceReads implements InstanceReads {
         return database.sql("SELECT " + COLUMNS + " FROM instance_view WHERE id = :id AND owner_id = :owner")
                 .bind("id", instanceId.value())
                 .bind("owner", ownerId.value())
+                .map(R2dbcInstanceReads::record)
+                .one();
+    }
+
+    @Override
+    public Mono<InstanceRecord> find(InstanceId instanceId) {
+        return database.sql("SELECT " + COLUMNS + " FROM instance_view WHERE id = :id")
+                .bind("id", instanceId.value())
                 .map(R2dbcInstanceReads::record)
                 .one();
     }
@@ -43,7 +53,7 @@ public final class R2dbcInstanceReads implements InstanceReads {
 
     @Override
     public Mono<InstanceRecord> awaitVersion(OwnerId ownerId, InstanceId instanceId, long version, Duration wait) {
-        return ReadModelWaits.until(() -> find(ownerId, instanceId), instance -> instance.version() >= version, wait);
+        return waits.until(instanceId, () -> find(ownerId, instanceId), instance -> instance.version() >= version, wait);
     }
 
     private static InstanceRecord record(Readable row) {

@@ -21,9 +21,11 @@ public final class R2dbcOperationReads implements OperationReads {
             + " request_id, deadline, runtime_epoch, cancel_request, projection, result, error, created_at, updated_at";
 
     private final DatabaseClient database;
+    private final ReadModelWaits waits;
 
-    public R2dbcOperationReads(DatabaseClient database) {
+    public R2dbcOperationReads(DatabaseClient database, ReadModelWaits waits) {
         this.database = database;
+        this.waits = waits;
     }
 
     @Override
@@ -54,12 +56,12 @@ public final class R2dbcOperationReads implements OperationReads {
 
     @Override
     public Mono<OperationRecord> awaitSequence(OperationId operationId, long sequence, Duration wait) {
-        return ReadModelWaits.until(() -> find(operationId), operation -> operation.sequence() >= sequence, wait);
+        return waits.until(OperationViewProjection.CHANNEL, operationId, () -> find(operationId), operation -> operation.sequence() >= sequence, wait);
     }
 
     @Override
     public Mono<OperationRecord> awaitTerminal(OperationId operationId, Duration wait) {
-        return ReadModelWaits.until(() -> find(operationId), operation -> operation.status().isTerminal(), wait);
+        return waits.until(OperationViewProjection.CHANNEL, operationId, () -> find(operationId), operation -> operation.status().isTerminal(), wait);
     }
 
     @Override

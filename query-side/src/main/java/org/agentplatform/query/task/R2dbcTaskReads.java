@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.UUID;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
@@ -21,17 +22,21 @@ import reactor.core.publisher.Mono;
 
 public final class R2dbcTaskReads implements TaskReads {
 
+    /** The log's true last offset: its events' rows (kept in the snapshot) or the chunks streamed after them. */
     private static final String COLUMNS = "id, owner_id, agent_id, instance_id, context_id, origin, status, turn, text, error_code,"
-            + " error_message, deadline, last_offset, change_offset, pruned_through, version, created_at, updated_at";
+            + " error_message, deadline, GREATEST(last_offset, (SELECT max(c.log_offset) FROM task_chunk c WHERE c.task_id = task_view.id))"
+            + " AS last_offset, change_offset, pruned_through, version, created_at, updated_at";
     private static final String MESSAGES = "SELECT log_offset, kind, turn, role, status, text, attachments, data, occurred_at"
             + " FROM task_message WHERE task_id = :id AND log_offset > :since";
     private static final String CHUNKS = "SELECT log_offset, kind, turn, 'agent' AS role, NULL AS status, text, NULL::jsonb AS attachments,"
             + " NULL::jsonb AS data, created_at AS occurred_at FROM task_chunk WHERE task_id = :id AND log_offset > :since";
 
     private final DatabaseClient database;
+    private final ReadModelWaits waits;
 
-    public R2dbcTaskReads(DatabaseClient database) {
+    public R2dbcTaskReads(DatabaseClient database, ReadModelWaits waits) {
         this.database = database;
+        this.waits = waits;
     }
 
     @Override
@@ -40,6 +45,22 @@ public final class R2dbcTaskReads implements TaskReads {
                 .bind("id", taskId.value())
                 .map(R2dbcTaskReads::task)
                 .one();
+    }
+
+    @Override
+    public Mono<TaskRecord> findCreated(TaskId taskId, Duration wait) {
+        return find(taskId).switchIfEmpty(Mono.defer(() -> database.sql(
+                        "SELECT EXISTS (SELECT 1 FROM domain_event_entry WHERE aggregate_identifier = :id) AS stored")
+                .bind("id", taskId.toString())
+                .map(row -> Boolean.TRUE.equals(row.get("stored", Boolean.class)))
+                .one()
+                .filter(stored -> stored)
+                .flatMap(stored -> awaitState(taskId, task -> true, wait))));
+    }
+
+    @Override
+    public Mono<TaskRecord> awaitState(TaskId taskId, Predicate<TaskRecord> reached, Duration wait) {
+        return waits.until(TaskProjection.CHANNEL, taskId, () -> find(taskId), reached, wait);
     }
 
     @Override
@@ -88,7 +109,7 @@ public final class R2dbcTaskReads implements TaskReads {
 
     @Override
     public Mono<TaskRecord> awaitVersion(TaskId taskId, long version, Duration wait) {
-        return ReadModelWaits.until(() -> find(taskId), task -> task.version() >= version, wait);
+        return awaitState(taskId, task -> task.version() >= version, wait);
     }
 
     private static TaskRecord task(Readable row) {

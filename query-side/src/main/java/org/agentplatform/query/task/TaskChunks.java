@@ -3,19 +3,18 @@ package org.agentplatform.query.task;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.query.SqlTime;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Writes the streaming chunks of a running turn into the task's log. Under the task's snapshot row lock
- * (which the projection also takes), a chunk takes the offset after the task's last one, in the window of
- * the task's latest event: so rows commit in offset order, and no chunk lands after a later status.
- * A chunk of a turn that is over (canceled, timed out, continued) is not written: the runtime stops.
+ * Writes the streaming chunks of a running turn into the task's log. A turn's chunks take the offsets
+ * after the rows of the event that started it ({@link TaskOffsets#ofChunk}), so the runtime needs nothing
+ * from the read model to place them. What must not happen is a chunk committed after a status that ends
+ * its turn from outside (cancel, timeout, failure): a live stream would already be past its offset. So a
+ * chunk is written under the task's lock ({@link TaskLocks}), which the projection also takes for those
+ * statuses, and only while no later status is in the log; once one is, the turn is over.
  */
 public final class TaskChunks {
 
@@ -24,15 +23,22 @@ public final class TaskChunks {
     public static final String AGENT_MESSAGE_CHUNK = "agent_message_chunk";
     public static final List<String> KINDS = List.of(AGENT_REPLY_DELTA, AGENT_THOUGHT_CHUNK, AGENT_MESSAGE_CHUNK);
 
-    private static final Logger log = LoggerFactory.getLogger(TaskChunks.class);
-    private static final Duration PROJECTION_PATIENCE = Duration.ofSeconds(10);
-    private static final Duration PROJECTION_POLL = Duration.ofMillis(10);
+    /**
+     * One statement: whether a later status ended the turn, else the chunks (a turn that runs again writes
+     * each once: (task, turn, seq) is unique) and one notification.
+     */
+    private static final String APPEND = "WITH ended AS (SELECT EXISTS (SELECT 1 FROM task_message WHERE task_id = ?"
+            + " AND log_offset >= ? AND kind = 'task_status') AS over),"
+            + " written AS (INSERT INTO task_chunk (task_id, log_offset, turn, seq, kind, text, created_at)"
+            + " SELECT ?, c.log_offset, ?, c.seq, c.kind, c.text, ? FROM unnest(?::bigint[], ?::int[], ?::text[], ?::text[])"
+            + " AS c(log_offset, seq, kind, text) WHERE NOT (SELECT over FROM ended) ON CONFLICT DO NOTHING)"
+            + " SELECT CASE WHEN over THEN TRUE ELSE (SELECT FALSE FROM pg_notify(?, ?)) END FROM ended";
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    /** What became of a chunk. */
+    /** What became of chunks. */
     public enum Written {
         /** In the log (or already there: the turn ran again). */
         WRITTEN,
@@ -42,61 +48,49 @@ public final class TaskChunks {
         TURN_OVER
     }
 
+    /** One streamed piece of a turn: its number in the turn, its kind and text. */
+    public record Chunk(int seq, String kind, String text) {
+
+        public Chunk {
+            if (!KINDS.contains(kind)) {
+                throw new IllegalArgumentException("Not a chunk kind: " + kind);
+            }
+        }
+    }
+
     public TaskChunks(JdbcTemplate jdbc, TransactionTemplate transactions, Clock clock) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.clock = clock;
     }
 
-    /** Appends chunk {@code seq} of {@code turn}; waits (briefly) for the projection to show the turn running. */
-    public Written append(TaskId task, int turn, int seq, String kind, String text) {
-        if (!KINDS.contains(kind)) {
-            throw new IllegalArgumentException("Not a chunk kind: " + kind);
-        }
-        long giveUp = System.nanoTime() + PROJECTION_PATIENCE.toNanos();
-        while (true) {
-            Written written = transactions.execute(status -> tryAppend(task, turn, seq, kind, text));
-            if (written != null) {
-                return written;
-            }
-            if (System.nanoTime() - giveUp > 0) {
-                log.atWarn().addKeyValue("task_id", task.toString()).addKeyValue("turn", turn)
-                        .log("the task projection did not show the turn running; chunk left out");
-                return Written.DROPPED;
-            }
-            pause();
-        }
-    }
-
-    /** Null when the projection has not caught up with the turn yet. */
-    private Written tryAppend(TaskId task, int turn, int seq, String kind, String text) {
-        List<Map<String, Object>> rows = jdbc.queryForList("SELECT status, turn, last_offset, change_offset FROM task_view"
-                + " WHERE id = ? FOR UPDATE", task.value());
-        if (rows.isEmpty()) {
-            return null;
-        }
-        Map<String, Object> view = rows.getFirst();
-        int viewTurn = ((Number) view.get("turn")).intValue();
-        if (viewTurn < turn) {
-            return null;
-        }
-        if (viewTurn > turn || !"running".equals(view.get("status"))) {
-            return Written.TURN_OVER;
-        }
-        long offset = ((Number) view.get("last_offset")).longValue() + 1;
-        if (!TaskOffsets.sameWindow(offset, ((Number) view.get("change_offset")).longValue())) {
-            return Written.DROPPED;
-        }
-        // a turn that runs again writes each chunk once: (task, turn, seq) is unique
-        int inserted = jdbc.update("INSERT INTO task_chunk (task_id, log_offset, turn, seq, kind, text, created_at)"
-                + " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (task_id, turn, seq) DO NOTHING",
-                task.value(), offset, turn, seq, kind, text, SqlTime.of(clock.instant()));
-        if (inserted == 0) {
+    /** Appends chunks of {@code turn}, which started with the event at {@code window}, in one transaction. */
+    public Written append(TaskId task, int turn, long window, List<Chunk> chunks) {
+        if (chunks.isEmpty()) {
             return Written.WRITTEN;
         }
-        jdbc.update("UPDATE task_view SET last_offset = ? WHERE id = ?", offset, task.value());
-        jdbc.query("SELECT pg_notify(?, ?)", row -> null, TaskProjection.CHANNEL, task + ":" + offset);
-        return Written.WRITTEN;
+        if (chunks.getLast().seq() >= TaskOffsets.CHUNKS_PER_WINDOW) {
+            return Written.DROPPED;
+        }
+        int size = chunks.size();
+        long[] offsets = new long[size];
+        int[] seqs = new int[size];
+        String[] kinds = new String[size];
+        String[] texts = new String[size];
+        for (int index = 0; index < size; index++) {
+            Chunk chunk = chunks.get(index);
+            offsets[index] = TaskOffsets.ofChunk(window, chunk.seq());
+            seqs[index] = chunk.seq();
+            kinds[index] = chunk.kind();
+            texts[index] = chunk.text();
+        }
+        Boolean over = transactions.execute(status -> {
+            TaskLocks.lock(jdbc, task);
+            // a statement after the lock: it sees every status committed before the lock was ours
+            return jdbc.queryForObject(APPEND, Boolean.class, task.value(), TaskOffsets.ofEvent(window + 1), task.value(), turn,
+                    SqlTime.of(clock.instant()), offsets, seqs, kinds, texts, TaskProjection.CHANNEL, task + ":" + offsets[size - 1]);
+        });
+        return Boolean.TRUE.equals(over) ? Written.TURN_OVER : Written.WRITTEN;
     }
 
     /** Deletes chunks older than {@code retention}; a stream resumed before them says {@code backfill_truncated}. */
@@ -109,14 +103,5 @@ public final class TaskChunks {
                         + " SELECT count(*) FROM pruned",
                 Integer.class, SqlTime.of(clock.instant().minus(retention)), batch));
         return pruned == null ? 0 : pruned;
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(PROJECTION_POLL.toMillis());
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while waiting for the task projection", interrupted);
-        }
     }
 }

@@ -1,13 +1,18 @@
 package org.agentplatform.query.task;
 
 /**
- * Offsets of a task's log. The rows of an event take offsets from {@code globalIndex << 20} on (stable
- * across replays); the chunks streamed after that event take the next ones in the same window. So
- * offsets grow strictly per task and are never contiguous across events, as the contract allows.
+ * Offsets of a task's log. The rows of an event take offsets from {@code globalIndex << 20} on (the event's
+ * own global index, so they are the same in every replay); the chunks streamed in the turn that event
+ * started take the next ones in the same window. So offsets grow strictly per task and are never
+ * contiguous across events, as the contract allows.
  */
 public final class TaskOffsets {
 
     static final int WINDOW_BITS = 20;
+    /** An event writes at most two rows (a message and its status); chunks follow them. */
+    private static final int FIRST_CHUNK = 2;
+    /** How many chunks a turn's window holds; later ones are left out (the final message has the whole reply). */
+    public static final int CHUNKS_PER_WINDOW = (1 << WINDOW_BITS) - FIRST_CHUNK;
 
     private TaskOffsets() {
     }
@@ -17,8 +22,13 @@ public final class TaskOffsets {
         return globalIndex << WINDOW_BITS;
     }
 
-    /** Whether {@code offset} is still in the window of the event whose rows end at {@code eventOffset}. */
-    static boolean sameWindow(long offset, long eventOffset) {
-        return offset >> WINDOW_BITS == eventOffset >> WINDOW_BITS;
+    /** The offset of chunk {@code seq} of the turn started by the event at {@code window}. */
+    public static long ofChunk(long window, int seq) {
+        return ofEvent(window) + FIRST_CHUNK + seq;
+    }
+
+    /** The global index of the event whose window holds {@code offset}. */
+    public static long windowOf(long offset) {
+        return offset >> WINDOW_BITS;
     }
 }

@@ -2,6 +2,7 @@ package org.agentplatform.query.task;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Predicate;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.task.TaskId;
@@ -12,6 +13,15 @@ import reactor.core.publisher.Mono;
 public interface TaskReads {
 
     Mono<TaskRecord> find(TaskId taskId);
+
+    /**
+     * The task, also one created a moment ago that the read model does not show yet (the event store knows
+     * it): that one once its projection commits, waiting up to {@code wait}. Empty for an unknown task.
+     */
+    Mono<TaskRecord> findCreated(TaskId taskId, Duration wait);
+
+    /** The task once {@code reached} holds (woken by its commits); empty when it does not within {@code wait}. */
+    Mono<TaskRecord> awaitState(TaskId taskId, Predicate<TaskRecord> reached, Duration wait);
 
     /**
      * The owner's tasks (of one agent, or all): without {@code since}, the most recently changed first;

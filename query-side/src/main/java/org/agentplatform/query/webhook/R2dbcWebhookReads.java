@@ -21,9 +21,11 @@ public final class R2dbcWebhookReads implements WebhookReads {
             + " next_attempt_at, last_attempted_at, created_at, completed_at, duration_ms, response_snippet, redelivery_of";
 
     private final DatabaseClient database;
+    private final ReadModelWaits waits;
 
-    public R2dbcWebhookReads(DatabaseClient database) {
+    public R2dbcWebhookReads(DatabaseClient database, ReadModelWaits waits) {
         this.database = database;
+        this.waits = waits;
     }
 
     @Override
@@ -44,7 +46,7 @@ public final class R2dbcWebhookReads implements WebhookReads {
 
     @Override
     public Mono<WebhookRecord> awaitVersion(WebhookId webhookId, long version, Duration wait) {
-        return ReadModelWaits.until(() -> find(webhookId), webhook -> webhook.version() >= version, wait);
+        return waits.until(webhookId, () -> find(webhookId), webhook -> webhook.version() >= version, wait);
     }
 
     @Override
@@ -66,7 +68,7 @@ public final class R2dbcWebhookReads implements WebhookReads {
 
     @Override
     public Mono<DeliveryRecord> awaitDelivery(DeliveryId deliveryId, Duration wait) {
-        return ReadModelWaits.until(() -> delivery(deliveryId), delivery -> true, wait);
+        return waits.until(deliveryId, () -> delivery(deliveryId), delivery -> true, wait);
     }
 
     private static WebhookRecord webhookRow(Readable row) {

@@ -12,6 +12,7 @@ import org.agentplatform.kernel.webhook.DeliveryEvent.DeliverySucceeded;
 import org.agentplatform.kernel.webhook.WebhookEvent.WebhookCredentialsChanged;
 import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRegistered;
 import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRemoved;
+import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.SqlTime;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -40,18 +41,21 @@ public class WebhookProjection {
                         + " updated_at = EXCLUDED.updated_at WHERE webhook_view.version < EXCLUDED.version",
                 event.webhookId().value(), event.taskId().value(), event.ownerId().value(), event.url(), event.secretRef() != null,
                 event.tokenRef() != null, sequence, SqlTime.of(at), SqlTime.of(at));
+        ReadModelWaits.changed(jdbc, event.webhookId());
     }
 
     @EventHandler
     void on(WebhookCredentialsChanged event, @SequenceNumber long sequence, @Timestamp Instant at) {
         jdbc.update("UPDATE webhook_view SET has_secret = ?, has_token = ?, version = ?, updated_at = ? WHERE id = ? AND version < ?",
                 event.secretRef() != null, event.tokenRef() != null, sequence, SqlTime.of(at), event.webhookId().value(), sequence);
+        ReadModelWaits.changed(jdbc, event.webhookId());
     }
 
     @EventHandler
     void on(WebhookRemoved event, @SequenceNumber long sequence, @Timestamp Instant at) {
         jdbc.update("UPDATE webhook_view SET removed = TRUE, version = ?, updated_at = ? WHERE id = ? AND version < ?", sequence,
                 SqlTime.of(at), event.webhookId().value(), sequence);
+        ReadModelWaits.changed(jdbc, event.webhookId());
     }
 
     @EventHandler
@@ -62,6 +66,7 @@ public class WebhookProjection {
                 event.deliveryId().value(), event.webhookId().value(), event.taskId().value(), event.ownerId().value(), RENDERER,
                 event.status().wireName(), event.redeliveryOf() == null ? null : event.redeliveryOf().value(), event.payload(),
                 event.fixedSignature(), sequence, SqlTime.of(at), SqlTime.of(at));
+        ReadModelWaits.changed(jdbc, event.deliveryId());
     }
 
     @EventHandler

@@ -15,7 +15,11 @@ public sealed interface TaskCommand {
 
     TaskId taskId();
 
-    /** @param deadline when the task times out if it has not finished; null for none */
+    /**
+     * @param deadline     when the task times out if it has not finished; null for none
+     * @param runtimeEpoch the epoch at which the creator saw the instance serve: the task starts there at once
+     *                     (its runtime refuses a turn of an epoch that has passed); null to ask the instance first
+     */
     record CreateTask(
             @TargetAggregateIdentifier TaskId taskId,
             OwnerId ownerId,
@@ -24,7 +28,8 @@ public sealed interface TaskCommand {
             String contextId,
             TaskMessage message,
             Instant deadline,
-            TaskOrigin origin) implements TaskCommand {
+            TaskOrigin origin,
+            Long runtimeEpoch) implements TaskCommand {
     }
 
     /** The instance serves: the first turn goes to its runtime at {@code runtimeEpoch}. */

@@ -16,7 +16,8 @@ public sealed interface TaskEvent {
         return task().taskId();
     }
 
-    record TaskCreated(TaskRef task, TaskMessage message, Instant deadline, TaskOrigin origin) implements TaskEvent {
+    /** @param runtimeEpoch the epoch its creator saw the instance serve at (start it there); null when unknown */
+    record TaskCreated(TaskRef task, TaskMessage message, Instant deadline, TaskOrigin origin, Long runtimeEpoch) implements TaskEvent {
 
         @Override
         public TaskStatus status() {
