@@ -90,7 +90,7 @@ public final class Bench {
                 case "--curve" -> curve = Stream.of(args[++index].split(",")).map(Double::valueOf).toList();
                 case "--only" -> only = List.of(args[++index].split(","));
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--curve RATE,RATE...]"
-                        + " [--only raw,single,burst,invoke,sse,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
+                        + " [--only raw,http,single,burst,invoke,sse,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
             }
         }
         new Bench(jar, out, smoke, profile, curve, only).run();
@@ -105,9 +105,8 @@ public final class Bench {
         report.put("mode", smoke ? "smoke" : "full");
         report.put("machine", machine());
         Path log = out.resolve(name + "-service.log");
-        Path jfr = profile ? out.resolve(name + "-service.jfr") : null;
         System.out.println("bench: starting " + serviceJar + " (log: " + log + ")");
-        try (Service started = Service.start(serviceJar, scratch.resolve("data"), log, jfr,
+        try (Service started = Service.start(serviceJar, scratch.resolve("data"), log,
                 List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32"))) {
             service = started;
             databasePassword = service.postgresPassword();
@@ -116,7 +115,13 @@ public final class Bench {
                 rawInserts(scratch);
             }
             warmUp();
+            if (profile) {
+                service.startProfile();
+            }
             String before = metrics();
+            if (runs("http")) {
+                authenticatedReads();
+            }
             if (runs("single")) {
                 singleConnectionCreates();
             }
@@ -140,6 +145,9 @@ public final class Bench {
                 heldStreams();
             }
             report.put("metrics_moved", movedMetrics(before, metrics()));
+            if (profile) {
+                service.stopProfile(out.resolve(name + "-service.jfr"));
+            }
         }
         if (runs("replay")) {
             replay();
@@ -179,6 +187,15 @@ public final class Bench {
         Load.closedLoop(HOST, service.port(), key, sizes.clients(), Duration.ofSeconds(smoke ? 1 : 5), tasksPath(), 202,
                 n -> task("warm up " + n));
         awaitDrained();
+    }
+
+    /** The HTTP stack's own ceiling: an authenticated read that touches no database (the provider catalog). */
+    private void authenticatedReads() throws Exception {
+        Load.Result reads = Load.closedLoop(HOST, service.port(), key, sizes.clients(), sizes.rawInsert(), "/api/v1/providers", 200,
+                null);
+        report.put("authenticated_reads", Map.of("per_second", reads.perSecond(), "latency", reads.latency().json()));
+        report.atLeast("authenticated GET /providers, " + sizes.clients() + " connections", reads.perSecond(), "/s", null, true);
+        System.out.printf("bench: authenticated reads: %.0f/s, %s%n", reads.perSecond(), reads.latency());
     }
 
     private void singleConnectionCreates() throws Exception {

@@ -26,7 +26,7 @@ final class Load {
     private Load() {
     }
 
-    /** {@code body.apply(n)} is the n-th request's JSON body, POSTed to {@code path}. */
+    /** {@code body.apply(n)} is the n-th request's JSON body, POSTed to {@code path} (a null {@code body}: GETs). */
     static Result closedLoop(String host, int port, String token, int connections, Duration duration, String path, int expected,
             IntFunction<String> body) throws InterruptedException {
         return closedLoop(host, port, token, connections, duration, Long.MAX_VALUE, path, expected, body);
@@ -48,9 +48,9 @@ final class Load {
                 try (HttpConnection http = new HttpConnection(host, port, token)) {
                     long n;
                     while (System.nanoTime() < end && (n = sequence.getAndIncrement()) < count) {
-                        String json = body.apply((int) n);
+                        String json = body == null ? null : body.apply((int) n);
                         long sent = System.nanoTime();
-                        HttpConnection.Response response = http.post(path, json);
+                        HttpConnection.Response response = json == null ? http.get(path) : http.post(path, json);
                         latencies.record(sent, System.nanoTime());
                         count(response, expected, ok, failed, firstFailure);
                     }

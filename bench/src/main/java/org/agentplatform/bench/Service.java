@@ -33,14 +33,11 @@ final class Service implements AutoCloseable {
     }
 
     /** Starts the jar and waits until it answers its health check. */
-    static Service start(Path jar, Path dataDir, Path log, Path jfr, List<String> settings) throws IOException, InterruptedException {
+    static Service start(Path jar, Path dataDir, Path log, List<String> settings) throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         int port = freePort();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        if (jfr != null) {
-            command.add("-XX:FlightRecorderOptions=stackdepth=1024");
-            command.add("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile,dumponexit=true");
-        }
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:FlightRecorderOptions=stackdepth=512"));
         command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port, "--agent-platform.data-dir=" + dataDir,
                 "--logging.structured.format.console="));
         command.addAll(settings);
@@ -107,9 +104,24 @@ final class Service implements AutoCloseable {
 
     /** Asks the JVM for a full collection ({@code jcmd GC.run}), so heap figures compare live data. */
     void collectGarbage() throws IOException, InterruptedException {
-        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-        new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), "GC.run").redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor(60, TimeUnit.SECONDS);
+        jcmd("GC.run");
+    }
+
+    /** Starts a JFR profile of the service (the measured phases only, not its start). */
+    void startProfile() throws IOException, InterruptedException {
+        jcmd("JFR.start", "name=bench", "settings=profile");
+    }
+
+    void stopProfile(Path file) throws IOException, InterruptedException {
+        jcmd("JFR.stop", "name=bench", "filename=" + file.toAbsolutePath());
+    }
+
+    private void jcmd(String... arguments) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                Long.toString(process.pid())));
+        command.addAll(List.of(arguments));
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start()
+                .waitFor(60, TimeUnit.SECONDS);
     }
 
     private static double cpuSeconds(long pid, boolean withReapedChildren) {

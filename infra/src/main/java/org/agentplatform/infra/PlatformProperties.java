@@ -36,8 +36,13 @@ public record PlatformProperties(
         @DefaultValue Files files,
         @DefaultValue Webhooks webhooks) {
 
-    /** {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}. */
-    public record Database(String url, String user, String password) {
+    /**
+     * {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}; and the connection pools (JDBC: the
+     * event store, processors and runtime; R2DBC: the API's reads). Their sum, plus a few, must fit the server's
+     * {@code max_connections} on every node.
+     */
+    public record Database(String url, String user, String password, @DefaultValue("40") int jdbcPoolSize,
+            @DefaultValue("20") int r2dbcPoolSize) {
 
         public boolean isConfigured() {
             return url != null && !url.isBlank();
@@ -45,7 +50,7 @@ public record PlatformProperties(
 
         @Override
         public String toString() {
-            return "Database[url=" + url + ", user=" + user + "]";
+            return "Database[url=" + url + ", user=" + user + ", jdbcPoolSize=" + jdbcPoolSize + ", r2dbcPoolSize=" + r2dbcPoolSize + "]";
         }
     }
 

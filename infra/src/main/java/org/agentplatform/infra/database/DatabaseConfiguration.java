@@ -42,10 +42,13 @@ public class DatabaseConfiguration {
     }
 
     @Bean
-    HikariDataSource dataSource(DatabaseServer server) {
-        return new HikariDataSource(hikari(server.endpoint()));
+    HikariDataSource dataSource(DatabaseServer server, PlatformProperties properties) {
+        HikariConfig config = hikari(server.endpoint());
+        config.setMaximumPoolSize(properties.database().jdbcPoolSize());
+        return new HikariDataSource(config);
     }
 
+    /** A small pool (the CLI's); the service sizes its own from {@code agent-platform.database.jdbc-pool-size}. */
     public static HikariConfig hikari(DatabaseEndpoint endpoint) {
         HikariConfig config = new HikariConfig();
         config.setPoolName("jdbc");
@@ -64,11 +67,11 @@ public class DatabaseConfiguration {
     }
 
     @Bean(destroyMethod = "dispose")
-    ConnectionPool connectionFactory(DatabaseServer server) {
+    ConnectionPool connectionFactory(DatabaseServer server, PlatformProperties properties) {
         return new ConnectionPool(ConnectionPoolConfiguration.builder(new PostgresqlConnectionFactory(r2dbc(server.endpoint())))
                 .name("r2dbc")
                 .initialSize(1)
-                .maxSize(10)
+                .maxSize(properties.database().r2dbcPoolSize())
                 .maxIdleTime(Duration.ofMinutes(10))
                 .maxAcquireTime(Duration.ofSeconds(10))
                 .build());
