@@ -19,9 +19,11 @@ import org.agentplatform.api.operation.OperationStream;
 import org.agentplatform.api.operation.SecretSealer;
 import org.agentplatform.api.quota.KeyQuotaFilter;
 import org.agentplatform.api.quota.KeyQuotas;
+import org.agentplatform.api.validation.StorableStrings;
 import org.agentplatform.api.web.BodyLimitFilter;
 import org.agentplatform.api.web.BodyLimits;
 import org.agentplatform.api.web.RequestIdFilter;
+import org.agentplatform.api.web.StorableTextFilter;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.operation.OperationReads;
@@ -75,7 +77,8 @@ public class ApiConfiguration implements WebFluxConfigurer {
                 .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .enable(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS);
+                .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                .addModule(StorableStrings.module());
     }
 
     @Bean
@@ -96,6 +99,11 @@ public class ApiConfiguration implements WebFluxConfigurer {
     @Bean
     BodyLimitFilter bodyLimitFilter() {
         return new BodyLimitFilter();
+    }
+
+    @Bean
+    StorableTextFilter storableTextFilter(RequestMappingHandlerMapping requestMappingHandlerMapping, ErrorResponseWriter writer) {
+        return new StorableTextFilter(requestMappingHandlerMapping, writer);
     }
 
     @Bean

@@ -2,6 +2,8 @@ package org.agentplatform.api.error;
 
 import java.util.stream.Collectors;
 import org.agentplatform.api.auth.AuthenticationFailure;
+import org.agentplatform.api.validation.StorableStrings;
+import org.agentplatform.api.validation.StorableText;
 import org.agentplatform.api.web.RequestIds;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.slf4j.Logger;
@@ -113,6 +115,9 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
         String path = JsonPaths.of(json);
         if (json instanceof StreamReadException && !(json instanceof InputCoercionException)) {
             return new ApiException(ErrorCode.INVALID_JSON, "The request body is not valid JSON: " + json.getOriginalMessage());
+        }
+        if (json instanceof StorableStrings.Unstorable) {
+            return StorableText.refusal(path.isEmpty() ? "body" : path);
         }
         if (json instanceof InvalidFormatException && !path.isEmpty()) {
             // the JSON type is right but the value is not (a malformed date, an unknown enum name)

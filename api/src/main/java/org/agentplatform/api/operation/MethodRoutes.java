@@ -6,6 +6,7 @@ import java.util.Map;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.validation.StorableText;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.instance.InstanceCommand.CheckInstanceReadiness;
@@ -65,6 +66,10 @@ final class MethodRoutes {
         }
         if (request == null || request.isMissingNode()) {
             return Mono.just(JsonRpc.error(null, JsonRpc.PARSE_ERROR, "Parse error", null));
+        }
+        String unstorable = StorableText.firstUnstorable(request, "");
+        if (unstorable != null) {
+            throw StorableText.refusal(unstorable);
         }
         Object id = id(request);
         if (!request.isObject() || !"2.0".equals(request.path("jsonrpc").asString(null)) || !request.path("method").isString()

@@ -134,6 +134,8 @@ class ErrorEnvelopeHttpTest extends ApiTest {
 
     @Test
     void credentialsNeverReachTheLogs(CapturedOutput output) {
+        // the first start prints the first key to the console once, by design; judge only what these requests log
+        int before = output.getAll().length();
         String key = firstKey();
         String unknownKey = ApiKeySecret.generate().plaintext();
         authorized(http.get().uri("/api/v1/providers")).exchange().expectStatus().isOk();
@@ -143,7 +145,7 @@ class ErrorEnvelopeHttpTest extends ApiTest {
                 .bodyValue("{\"email\": \"who@example.test\", \"password\": \"pw-that-must-not-leak\"}").exchange()
                 .expectStatus().isEqualTo(422);
         String created = createKey(Map.of("name", "log probe"));
-        assertThat(output.getAll()).contains("request_id")
+        assertThat(output.getAll().substring(before)).contains("request_id")
                 .doesNotContain(key).doesNotContain(unknownKey).doesNotContain(created).doesNotContain("pw-that-must-not-leak");
     }
 
