@@ -89,6 +89,27 @@ class TaskHttpTest extends ApiTest {
     }
 
     @Test
+    void aTurnsChunksAreReadOnlyAfterTheStatusRowOfTheEventThatStartedIt() {
+        // the projection writes the 'running' row a second late; the runtime streams the turn's chunks meanwhile
+        String context = "slow-" + UUID.randomUUID();
+        jdbc().execute("CREATE FUNCTION slow_running_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                + " IF NEW.status = 'running' AND EXISTS (SELECT 1 FROM task_view WHERE id = NEW.task_id AND context_id = '" + context
+                + "') THEN PERFORM pg_sleep(1); END IF; RETURN NEW; END $$");
+        jdbc().execute("CREATE TRIGGER slow_running_row BEFORE INSERT ON task_message FOR EACH ROW EXECUTE FUNCTION slow_running_row()");
+        try {
+            String task = owner.task(agent, Map.of("message", "late status\n/echo deltas=3", "context_id", context))
+                    .at("/data/task_id").asString();
+            List<ServerSentEvent<String>> events = owner.taskEvents(agent, task, null, 100);
+            assertThat(events).extracting(ServerSentEvent::event).containsExactly("user_message", "task_status", "task_status",
+                    "agent_reply_delta", "agent_reply_delta", "agent_reply_delta", "agent_message", "task_status", "done");
+            assertThat(data(events.get(2)).get("status").asString()).isEqualTo("running");
+        } finally {
+            jdbc().execute("DROP TRIGGER IF EXISTS slow_running_row ON task_message");
+            jdbc().execute("DROP FUNCTION IF EXISTS slow_running_row()");
+        }
+    }
+
+    @Test
     void manyShortTasksStreamedWhileTheyFinishEachEndWithTheirTerminalStatusThenDone() {
         List<String> tasks = new ArrayList<>();
         for (int index = 0; index < 40; index++) {

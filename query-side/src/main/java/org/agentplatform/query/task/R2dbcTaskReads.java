@@ -22,14 +22,24 @@ import reactor.core.publisher.Mono;
 
 public final class R2dbcTaskReads implements TaskReads {
 
-    /** The log's true last offset: its events' rows (kept in the snapshot) or the chunks streamed after them. */
+    /**
+     * A chunk is readable once the rows of the event that opened its window are: the runtime streams a turn's
+     * chunks as soon as the turn starts, and the projection may write that event's status row a moment later,
+     * with a lower offset. Shown before it, the chunks would move a reader's cursor past the status row.
+     */
+    private static final String READABLE_CHUNK = "EXISTS (SELECT 1 FROM task_message m WHERE m.task_id = c.task_id"
+            + " AND m.log_offset >= (c.log_offset >> " + TaskOffsets.WINDOW_BITS + ") << " + TaskOffsets.WINDOW_BITS
+            + " AND m.log_offset < ((c.log_offset >> " + TaskOffsets.WINDOW_BITS + ") << " + TaskOffsets.WINDOW_BITS + ") + "
+            + TaskOffsets.FIRST_CHUNK + ")";
+    /** The log's true last offset: its events' rows (kept in the snapshot) or the readable chunks streamed after them. */
     private static final String COLUMNS = "id, owner_id, agent_id, instance_id, context_id, origin, status, turn, text, error_code,"
-            + " error_message, deadline, GREATEST(last_offset, (SELECT max(c.log_offset) FROM task_chunk c WHERE c.task_id = task_view.id))"
-            + " AS last_offset, change_offset, pruned_through, version, created_at, updated_at";
+            + " error_message, deadline, GREATEST(last_offset, (SELECT max(c.log_offset) FROM task_chunk c WHERE c.task_id = task_view.id"
+            + " AND " + READABLE_CHUNK + ")) AS last_offset, change_offset, pruned_through, version, created_at, updated_at";
     private static final String MESSAGES = "SELECT log_offset, kind, turn, role, status, text, attachments, data, occurred_at"
             + " FROM task_message WHERE task_id = :id AND log_offset > :since";
     private static final String CHUNKS = "SELECT log_offset, kind, turn, 'agent' AS role, NULL AS status, text, NULL::jsonb AS attachments,"
-            + " NULL::jsonb AS data, created_at AS occurred_at FROM task_chunk WHERE task_id = :id AND log_offset > :since";
+            + " NULL::jsonb AS data, created_at AS occurred_at FROM task_chunk c WHERE task_id = :id AND log_offset > :since AND "
+            + READABLE_CHUNK;
 
     private final DatabaseClient database;
     private final ReadModelWaits waits;

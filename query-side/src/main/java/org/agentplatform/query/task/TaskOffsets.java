@@ -10,7 +10,7 @@ public final class TaskOffsets {
 
     static final int WINDOW_BITS = 20;
     /** An event writes at most two rows (a message and its status); chunks follow them. */
-    private static final int FIRST_CHUNK = 2;
+    static final int FIRST_CHUNK = 2;
     /** How many chunks a turn's window holds; later ones are left out (the final message has the whole reply). */
     public static final int CHUNKS_PER_WINDOW = (1 << WINDOW_BITS) - FIRST_CHUNK;
 
