@@ -3,6 +3,7 @@ package org.agentplatform.infra;
 import java.time.Clock;
 import java.util.Arrays;
 import org.agentplatform.api.ApiConfiguration;
+import org.agentplatform.infra.cli.DeadLettersCommand;
 import org.agentplatform.infra.cli.UsersCommand;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -12,7 +13,7 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The one executable: {@code java -jar agent-platform.jar} serves the API; {@code ... users create}
- * manages users of the built-in identity.
+ * manages users of the built-in identity; {@code ... deadletters list|retry} shows and retries parked events.
  */
 @SpringBootApplication
 @EnableConfigurationProperties(PlatformProperties.class)
@@ -25,6 +26,9 @@ public class AgentPlatformApplication {
         System.setProperty("disable-axoniq-console-message", "true");
         if (args.length > 0 && args[0].equals(UsersCommand.NAME)) {
             System.exit(UsersCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
+        if (args.length > 0 && args[0].equals(DeadLettersCommand.NAME)) {
+            System.exit(DeadLettersCommand.run(Arrays.copyOfRange(args, 1, args.length)));
         }
         SpringApplication.run(AgentPlatformApplication.class, args);
     }

@@ -5,7 +5,12 @@ import org.agentplatform.kernel.AuditMetadata;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.agentplatform.query.feed.ChangeFeed;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.eventhandling.deadletter.jdbc.JdbcSequencedDeadLetterQueue;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
 import org.axonframework.eventhandling.tokenstore.TokenStore;
@@ -26,17 +31,19 @@ import org.axonframework.modelling.saga.repository.jdbc.PostgresSagaSqlSchema;
 import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Axon without Axon Server, on PostgreSQL: JDBC event store, token store and saga store (tables from
  * Flyway), unique-key violations resolved as {@code ConcurrencyException}, an explicit Spring
- * transaction manager, pooled streaming processors sequenced per aggregate that retry rather than skip
- * a failing handler, and who-did-it metadata
+ * transaction manager, pooled streaming processors sequenced per aggregate that park a failing
+ * aggregate's events in a dead-letter queue and go on with the others, and who-did-it metadata
  * copied from every command onto the events it causes.
  */
 @Configuration(proxyBeanMethods = false)
@@ -49,6 +56,12 @@ public class AxonConfiguration {
     private static final Duration GAP_TIMEOUT = Duration.ofMinutes(1);
     /** Events the shared stream keeps in memory for processors that are nearly caught up. */
     private static final int SHARED_WINDOW = 8192;
+
+    /** How often a processor looks for unclaimed segments (Axon's default is 5 s). */
+    private static final Duration TOKEN_CLAIM_INTERVAL = Duration.ofSeconds(1);
+    /** Bounds of each processor's dead-letter queue; past them a failing event stalls its processor again. */
+    private static final int MAX_PARKED_SEQUENCES = 100_000;
+    private static final int MAX_PARKED_PER_SEQUENCE = 10_000;
 
     /** PostgreSQL's unique_violation; the default resolver does not recognise it. */
     private static final String UNIQUE_VIOLATION = "23505";
@@ -165,11 +178,61 @@ public class AxonConfiguration {
                 })
                 .usingPooledStreamingEventProcessors((config, builder) -> builder
                         .batchSize(64)
+                        // a segment whose batch failed (before its event was parked) is claimed again within a second
+                        .tokenClaimInterval(TOKEN_CLAIM_INTERVAL.toMillis())
                         .initialSegmentCount(2)
                         .maxClaimedSegments(2))
                 .registerDefaultSequencingPolicy(config -> SequentialPerAggregatePolicy.instance())
-                // a handler that fails rolls its batch (rows and token) back and is retried: nothing is skipped
+                // a failing handler's exception reaches the dead-letter queue (deadLetterQueues), which parks the event
                 .registerDefaultListenerInvocationErrorHandler(config -> PropagatingErrorHandler.instance()));
+    }
+
+    /** Savepoints around event handlers once one has failed, so that the failing event alone is parked. */
+    @Bean
+    SavepointPerEvent savepointPerEvent(PlatformTransactionManager transactionManager) {
+        return new SavepointPerEvent(transactionManager);
+    }
+
+    @Bean
+    GlobalIndexAsLong globalIndexAsLong() {
+        return new GlobalIndexAsLong();
+    }
+
+    /**
+     * A JDBC sequenced dead-letter queue for every processing group: a handler that fails parks its event and the
+     * later events of that aggregate, and the processor goes on with the others (see {@link DeadLetters}). Each
+     * segment remembers which aggregates it has parked, so an event costs no query of the queue.
+     */
+    @Bean
+    ConfigurerModule deadLetterQueues(ListableBeanFactory beans, ObjectProvider<ConnectionProvider> connections) {
+        return configurer -> configurer.eventProcessing(processing -> {
+            for (String group : DeadLetters.processingGroups(beans)) {
+                processing.registerDeadLetterQueue(group, config -> JdbcSequencedDeadLetterQueue.<EventMessage<?>>builder()
+                        .processingGroup(group)
+                        .connectionProvider(connections.getObject())
+                        .transactionManager(config.getComponent(TransactionManager.class))
+                        .schema(DeadLetters.SCHEMA)
+                        .genericSerializer(config.serializer())
+                        .eventSerializer(config.eventSerializer())
+                        .maxSequences(MAX_PARKED_SEQUENCES)
+                        .maxSequenceSize(MAX_PARKED_PER_SEQUENCE)
+                        .build());
+                processing.registerDeadLetteringEventHandlerInvokerConfiguration(group,
+                        (config, builder) -> builder.enableSequenceIdentifierCache());
+            }
+            processing.registerDefaultDeadLetterPolicy(config -> DeadLetters::decide);
+        });
+    }
+
+    @Bean
+    DeadLetterRetries deadLetterRetries(ChangeFeed feed, JdbcTemplate jdbc, EventProcessingConfiguration processing,
+            ListableBeanFactory beans) {
+        return new DeadLetterRetries(feed, jdbc, processing, DeadLetters.processingGroups(beans));
+    }
+
+    @Bean
+    DeadLetterHealth deadLettersHealthIndicator(JdbcTemplate jdbc, ListableBeanFactory beans, MeterRegistry meters) {
+        return new DeadLetterHealth(jdbc, DeadLetters.processingGroups(beans), meters);
     }
 
     @Bean

@@ -15,10 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.database.DatabaseConfiguration;
-import org.agentplatform.infra.database.DatabaseEndpoint;
 import org.agentplatform.infra.database.DatabaseServer;
-import org.agentplatform.infra.database.EmbeddedPostgres;
-import org.agentplatform.infra.database.ExternalDatabase;
 import org.agentplatform.infra.identity.FirstStart;
 import org.agentplatform.infra.identity.IdentityConfiguration;
 import org.agentplatform.infra.identity.UserAdmin;
@@ -95,7 +92,7 @@ public final class UsersCommand {
     private static void createUser(Request request, String password, PlatformProperties properties, PrintStream out)
             throws IOException {
         Clock clock = Clock.systemUTC();
-        try (DatabaseServer server = openDatabase(properties);
+        try (DatabaseServer server = CliDatabase.open(properties);
              HikariDataSource dataSource = new HikariDataSource(DatabaseConfiguration.hikari(server.endpoint()))) {
             Flyway.configure().dataSource(dataSource).load().migrate();
             JdbcTemplate jdbc = new JdbcTemplate(dataSource);
@@ -108,20 +105,6 @@ public final class UsersCommand {
             UserId user = admin.create(request.email(), password, owner);
             out.println("created user " + user + " <" + request.email() + "> of owner " + owner);
         }
-    }
-
-    private static DatabaseServer openDatabase(PlatformProperties properties) throws IOException {
-        PlatformProperties.Database database = properties.database();
-        if (database.isConfigured()) {
-            return ExternalDatabase.parse(database.url(), database.user(), database.password());
-        }
-        Optional<DatabaseEndpoint> running = EmbeddedPostgres.runningIn(properties.dataDir());
-        if (running.isPresent()) {
-            return new ExternalDatabase(running.get());
-        }
-        PlatformProperties.EmbeddedPostgresSettings embedded = properties.embeddedPostgres();
-        return EmbeddedPostgres.start(properties.dataDir(), new EmbeddedPostgres.Options(embedded.binariesRoot(),
-                embedded.port(), embedded.durable(), embedded.maxConnections(), embedded.startTimeout()));
     }
 
     private static String readPassword(InputStream in) throws IOException {

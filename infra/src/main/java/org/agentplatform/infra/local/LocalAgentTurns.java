@@ -157,14 +157,25 @@ final class LocalAgentTurns {
         if (previous != null) {
             end(previous);
         }
-        workers.execute(() -> {
+        workers.execute(guarded(running, () -> begin(running)));
+    }
+
+    /** The action, or (when it throws) the turn failed as {@code internal_error}; a worker thread never dies of a turn. */
+    private Runnable guarded(Live running, Runnable action) {
+        return () -> {
             try {
-                begin(running);
+                action.run();
             } catch (RuntimeException failure) {
                 log.atWarn().addKeyValue("task_id", running.task().toString()).setCause(failure).log("the turn failed");
-                complete(running, new Unavailable("internal_error", "The agent's runtime failed while it worked on the task"));
+                try {
+                    complete(running, new Unavailable("internal_error", "The agent's runtime failed while it worked on the task"));
+                } catch (RuntimeException alsoFailing) {
+                    // the outcome could not be recorded either: the stale-turn sweep (recover) fails the turn later
+                    log.atWarn().addKeyValue("task_id", running.task().toString()).setCause(alsoFailing)
+                            .log("the failed turn could not be recorded; the stale-turn sweep will");
+                }
             }
-        });
+        };
     }
 
     private void begin(Live running) {
@@ -184,7 +195,7 @@ final class LocalAgentTurns {
         }
         if (backends.isEcho(model)) {
             EchoAgent.Plan plan = EchoAgent.plan(running.turn.message());
-            later(plan.stepDelayMs(), () -> step(running, plan, 0));
+            later(running, plan.stepDelayMs(), () -> step(running, plan, 0));
         } else {
             ask(running, model, (String) found.getFirst().get("instructions"));
         }
@@ -214,7 +225,7 @@ final class LocalAgentTurns {
             forget(running);
             return;
         }
-        later(plan.stepDelayMs(), () -> step(running, plan, until));
+        later(running, plan.stepDelayMs(), () -> step(running, plan, until));
     }
 
     /** Streams the model's reply from the OpenAI-compatible endpoint, with the task's earlier turns as the chat. */
@@ -286,11 +297,12 @@ final class LocalAgentTurns {
         }
     }
 
-    private void later(long delayMs, Runnable action) {
+    private void later(Live running, long delayMs, Runnable action) {
+        Runnable turnStep = guarded(running, action);
         if (delayMs <= 0) {
-            workers.execute(action);
+            workers.execute(turnStep);
         } else {
-            timers.schedule(() -> workers.execute(action), delayMs, TimeUnit.MILLISECONDS);
+            timers.schedule(() -> workers.execute(turnStep), delayMs, TimeUnit.MILLISECONDS);
         }
     }
 

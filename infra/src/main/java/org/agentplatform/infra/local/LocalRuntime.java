@@ -37,6 +37,8 @@ import org.agentplatform.kernel.operation.OperationError;
 import org.agentplatform.kernel.operation.OperationId;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.query.task.TaskChunks;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.core.type.TypeReference;
@@ -52,6 +54,8 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final TypeReference<List<FaultRule>> RULES = new TypeReference<>() {
     };
+
+    private static final Logger log = LoggerFactory.getLogger(LocalRuntime.class);
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
@@ -155,7 +159,19 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         return call != null && call.finish(new Aborted(), pending);
     }
 
+    /** Applies the call; whatever fails, the call is answered (exceptionally at worst) and the worker goes on. */
     private void execute(PendingCall call, FaultRule fault) {
+        try {
+            applyAndAnswer(call, fault);
+        } catch (RuntimeException unexpected) {
+            log.atWarn().addKeyValue("operation_id", call.call().operationId().toString()).setCause(unexpected)
+                    .log("the runtime call failed");
+            call.answer().completeExceptionally(unexpected);
+            pending.remove(call.call().operationId());
+        }
+    }
+
+    private void applyAndAnswer(PendingCall call, FaultRule fault) {
         if (!call.claim()) {
             return;
         }

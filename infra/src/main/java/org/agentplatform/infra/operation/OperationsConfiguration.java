@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.util.List;
 import javax.crypto.SecretKey;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.agentplatform.api.instance.RuntimeFaults;
 import org.agentplatform.api.operation.OperationSettings;
@@ -17,6 +16,8 @@ import org.agentplatform.command.operation.OperationDispatcher;
 import org.agentplatform.command.operation.OperationProjector;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
+import org.agentplatform.infra.WorkerPools;
+import org.agentplatform.infra.axon.DeadLetters;
 import org.agentplatform.infra.database.DatabaseConfiguration;
 import org.agentplatform.infra.database.DatabaseServer;
 import org.agentplatform.infra.local.LocalRuntime;
@@ -60,17 +61,17 @@ public class OperationsConfiguration {
     /** The processes' hand-off from event processor threads: commands are sent outside the processor's transaction. */
     @Bean(destroyMethod = "shutdown")
     ExecutorService processExecutor() {
-        return Executors.newFixedThreadPool(8, Thread.ofPlatform().name("process-", 0).daemon().factory());
+        return WorkerPools.fixed("process", 8);
     }
 
     @Bean(destroyMethod = "shutdown")
     ExecutorService runtimeExecutor() {
-        return Executors.newFixedThreadPool(8, Thread.ofPlatform().name("local-runtime-", 0).daemon().factory());
+        return WorkerPools.fixed("local-runtime", 8);
     }
 
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService runtimeTimers() {
-        return Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("local-runtime-timer").daemon().factory());
+        return WorkerPools.timer("local-runtime-timer");
     }
 
     @Bean
@@ -144,7 +145,7 @@ public class OperationsConfiguration {
     @Bean(destroyMethod = "close")
     PostgresChangeFeed changeFeed(DatabaseServer server) {
         return new PostgresChangeFeed(new PostgresqlConnectionFactory(DatabaseConfiguration.r2dbc(server.endpoint())),
-                List.of(OperationViewProjection.CHANNEL, TaskProjection.CHANNEL, ReadModelWaits.CHANNEL));
+                List.of(OperationViewProjection.CHANNEL, TaskProjection.CHANNEL, ReadModelWaits.CHANNEL, DeadLetters.RETRY_CHANNEL));
     }
 
     @Bean
