@@ -22,6 +22,7 @@ import org.agentplatform.api.quota.KeyQuotas;
 import org.agentplatform.api.validation.StorableStrings;
 import org.agentplatform.api.web.BodyLimitFilter;
 import org.agentplatform.api.web.BodyLimits;
+import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.api.web.RequestIdFilter;
 import org.agentplatform.api.web.StorableTextFilter;
 import org.agentplatform.kernel.error.ErrorCode;
@@ -128,8 +129,13 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
-    OperationStream operationStream(OperationReads operations, ChangeFeed feed, JsonMapper jsonMapper) {
-        return new OperationStream(operations, feed, jsonMapper, Duration.ofSeconds(15));
+    OperationStream operationStream(OperationReads operations, ChangeFeed feed, JsonMapper jsonMapper, OpenStreams openStreams) {
+        return new OperationStream(operations, feed, jsonMapper, Duration.ofSeconds(15), openStreams);
+    }
+
+    @Bean
+    OpenStreams openStreams() {
+        return new OpenStreams();
     }
 
     @Bean

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agentplatform.kernel.operation.OperationId;
+import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.operation.OperationEventRecord;
 import org.agentplatform.query.operation.OperationReads;
@@ -28,12 +29,14 @@ public final class OperationStream {
     private final ChangeFeed feed;
     private final JsonMapper json;
     private final Duration heartbeat;
+    private final OpenStreams open;
 
-    public OperationStream(OperationReads operations, ChangeFeed feed, JsonMapper json, Duration heartbeat) {
+    public OperationStream(OperationReads operations, ChangeFeed feed, JsonMapper json, Duration heartbeat, OpenStreams open) {
         this.operations = operations;
         this.feed = feed;
         this.json = json;
         this.heartbeat = heartbeat;
+        this.open = open;
     }
 
     public Flux<ServerSentEvent<String>> after(OperationId operation, long cursor) {
@@ -47,11 +50,11 @@ public final class OperationStream {
                 .<Object>map(this::event)
                 .concatWithValues(END);
         Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-        return Flux.merge(events, keepAlive)
+        return open.track(OpenStreams.OPERATION, Flux.merge(events, keepAlive)
                 .takeUntil(item -> item == END)
                 .filter(item -> item != END)
                 .cast(ServerSentEvent.class)
-                .map(event -> (ServerSentEvent<String>) event);
+                .map(event -> (ServerSentEvent<String>) event));
     }
 
     private ServerSentEvent<String> event(OperationEventRecord event) {

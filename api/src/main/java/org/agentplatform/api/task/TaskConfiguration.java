@@ -1,6 +1,7 @@
 package org.agentplatform.api.task;
 
 import java.time.Duration;
+import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.task.TaskReads;
 import org.springframework.context.annotation.Bean;
@@ -12,7 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 class TaskConfiguration {
 
     @Bean
-    TaskStream taskStream(TaskReads tasks, ChangeFeed feed, JsonMapper jsonMapper) {
-        return new TaskStream(tasks, feed, jsonMapper, Duration.ofSeconds(15));
+    TaskStream taskStream(TaskReads tasks, ChangeFeed feed, JsonMapper jsonMapper, OpenStreams openStreams) {
+        return new TaskStream(tasks, feed, jsonMapper, Duration.ofSeconds(15), openStreams);
     }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import org.agentplatform.kernel.task.TaskStatus;
+import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.task.TaskLogEntry;
 import org.agentplatform.query.task.TaskProjection;
@@ -36,12 +37,14 @@ final class TaskStream {
     private final ChangeFeed feed;
     private final JsonMapper json;
     private final Duration heartbeat;
+    private final OpenStreams open;
 
-    TaskStream(TaskReads tasks, ChangeFeed feed, JsonMapper json, Duration heartbeat) {
+    TaskStream(TaskReads tasks, ChangeFeed feed, JsonMapper json, Duration heartbeat, OpenStreams open) {
         this.tasks = tasks;
         this.feed = feed;
         this.json = json;
         this.heartbeat = heartbeat;
+        this.open = open;
     }
 
     Flux<ServerSentEvent<String>> after(TaskRecord task, long cursor) {
@@ -55,7 +58,7 @@ final class TaskStream {
                 .onBackpressureLatest()
                 .concatMap(wake -> drain(task, last), 1);
         Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-        return Flux.merge(backfill.concatWith(rows), keepAlive)
+        return open.track(OpenStreams.TASK, Flux.merge(backfill.concatWith(rows), keepAlive)
                 .takeUntil(item -> item == END)
                 .filter(item -> item != END)
                 .map(this::event)
@@ -63,7 +66,7 @@ final class TaskStream {
                     log.atWarn().addKeyValue("task_id", task.id().toString()).setCause(failure).log("task stream failed");
                     return Flux.just(event(frame("error", errorFrame("internal_error", 500,
                             "The stream failed; reconnect with Last-Event-ID"))));
-                });
+                }));
     }
 
     /**

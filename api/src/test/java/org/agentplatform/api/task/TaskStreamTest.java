@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
+import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
@@ -68,7 +69,7 @@ class TaskStreamTest {
     }
 
     private static List<ServerSentEvent<String>> stream(Store store, long cursor) {
-        TaskStream stream = new TaskStream(store, store, JsonMapper.builder().build(), Duration.ofSeconds(15));
+        TaskStream stream = new TaskStream(store, store, JsonMapper.builder().build(), Duration.ofSeconds(15), new OpenStreams());
         return stream.after(store.record(false), cursor).collectList().block(Duration.ofSeconds(10));
     }
 

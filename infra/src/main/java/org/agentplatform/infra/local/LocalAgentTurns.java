@@ -1,5 +1,7 @@
 package org.agentplatform.infra.local;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -51,6 +53,8 @@ final class LocalAgentTurns {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String AGENT_OFFLINE = "agent_offline";
 
+    private final MeterRegistry meters;
+    private final Map<String, Timer> turnTimers = new ConcurrentHashMap<>();
     private final JdbcTemplate jdbc;
     private final TaskChunks chunks;
     private final TurnReports reports;
@@ -66,6 +70,7 @@ final class LocalAgentTurns {
     private static final class Live {
 
         private final TaskTurn turn;
+        private final long startedNanos = System.nanoTime();
         private volatile boolean over;
         private volatile Disposable stream;
 
@@ -79,7 +84,8 @@ final class LocalAgentTurns {
     }
 
     LocalAgentTurns(JdbcTemplate jdbc, TaskChunks chunks, TurnReports reports, ModelBackends backends, ScheduledExecutorService timers,
-            Executor workers, Clock clock, Duration staleAfter) {
+            Executor workers, Clock clock, Duration staleAfter, MeterRegistry meters) {
+        this.meters = meters;
         this.jdbc = jdbc;
         this.chunks = chunks;
         this.reports = reports;
@@ -261,7 +267,21 @@ final class LocalAgentTurns {
             return;
         }
         forget(running);
+        turnTimers.computeIfAbsent(outcomeName(outcome), name -> Timer.builder("agent.platform.turns")
+                        .description("How long the agent worked on a turn, by how it ended").tag("outcome", name).register(meters))
+                .record(System.nanoTime() - running.startedNanos, TimeUnit.NANOSECONDS);
         finish(running.turn, outcome);
+    }
+
+    private static String outcomeName(TurnOutcome outcome) {
+        return switch (outcome) {
+            case Replied replied -> "replied";
+            case NeedsInput input -> "needs_input";
+            case NeedsAuth auth -> "needs_auth";
+            case AgentFailed failed -> "agent_failed";
+            case Rejected rejected -> "rejected";
+            case Unavailable unavailable -> "unavailable";
+        };
     }
 
     /** Records the outcome, then reports it; a report that fails is retried by {@link #recover}. */

@@ -1,5 +1,6 @@
 package org.agentplatform.infra.local;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -75,10 +76,11 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
      * @param tasks       where cron entries create their tasks
      * @param archives    where skills installed by file id are read from
      * @param staleTurns  a running turn whose node has not touched it for this long is taken over
+     * @param meters      where turn durations are recorded
      */
     public LocalRuntime(JdbcTemplate jdbc, TransactionTemplate transactions, ModelCatalog catalog, ModelBackends backends,
             TaskChunks chunks, TurnReports reports, CronTasks tasks, SkillArchives archives, ScheduledExecutorService timers,
-            Executor workers, Clock clock, Duration staleTurns) {
+            Executor workers, Clock clock, Duration staleTurns, MeterRegistry meters) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.timers = timers;
@@ -90,7 +92,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         this.mcp = new LocalMcp(jdbc, agents, clock);
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
-        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, workers, clock, staleTurns);
+        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, workers, clock, staleTurns, meters);
     }
 
     // ---- provisioning -------------------------------------------------------------------------

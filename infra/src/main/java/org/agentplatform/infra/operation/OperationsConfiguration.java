@@ -1,6 +1,7 @@
 package org.agentplatform.infra.operation;
 
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
 import javax.crypto.SecretKey;
@@ -77,10 +78,11 @@ public class OperationsConfiguration {
     @Bean
     LocalRuntime localRuntime(JdbcTemplate jdbc, PlatformTransactionManager transactions, ModelCatalog catalog, ModelBackends backends,
             TaskChunks taskChunks, TurnReports turnReports, CommandGateway commands, SkillArchives skillArchives,
-            ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, Clock clock, PlatformProperties properties) {
+            ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, Clock clock, PlatformProperties properties,
+            MeterRegistry meters) {
         return new LocalRuntime(jdbc, new TransactionTemplate(transactions), catalog, backends, taskChunks, turnReports,
                 command -> ProcessCommands.send(commands, command), skillArchives, runtimeTimers, runtimeExecutor, clock,
-                properties.tasks().turnTakeover());
+                properties.tasks().turnTakeover(), meters);
     }
 
     @Bean
