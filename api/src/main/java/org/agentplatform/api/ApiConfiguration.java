@@ -23,6 +23,7 @@ import org.agentplatform.api.validation.StorableStrings;
 import org.agentplatform.api.web.BodyLimitFilter;
 import org.agentplatform.api.web.BodyLimits;
 import org.agentplatform.api.web.OpenStreams;
+import org.agentplatform.api.web.ProtocolRefusals;
 import org.agentplatform.api.web.RequestIdFilter;
 import org.agentplatform.api.web.StorableTextFilter;
 import org.agentplatform.kernel.error.ErrorCode;
@@ -40,6 +41,7 @@ import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
+import org.springframework.security.web.server.firewall.ServerExchangeRejectedHandler;
 import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
 import org.springframework.security.web.server.util.matcher.NegatedServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher;
@@ -103,6 +105,11 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
+    ProtocolRefusals protocolRefusals(JsonMapper jsonMapper) {
+        return new ProtocolRefusals(jsonMapper);
+    }
+
+    @Bean
     StorableTextFilter storableTextFilter(RequestMappingHandlerMapping requestMappingHandlerMapping, ErrorResponseWriter writer) {
         return new StorableTextFilter(requestMappingHandlerMapping, writer);
     }
@@ -147,6 +154,16 @@ public class ApiConfiguration implements WebFluxConfigurer {
     CallerAuthenticationManager callerAuthenticationManager(CredentialStore credentials, CredentialCache cache,
             List<TrustedIssuer> issuers, Clock clock, IdentitySettings settings) {
         return new CallerAuthenticationManager(credentials, cache, issuers, clock, settings.jwtRateLimitPerMinute());
+    }
+
+    /**
+     * Spring Security's firewall refuses encoded path tricks ({@code %2e%2e}, {@code %2f}, {@code ;}, {@code %25}) before any
+     * route; its refusal carries the envelope too.
+     */
+    @Bean
+    ServerExchangeRejectedHandler firewallRefusals(ErrorResponseWriter writer) {
+        return (exchange, rejected) -> writer.write(exchange, ApiException.invalidParam("path",
+                "The request path is not allowed: encoded separators, dot segments, ';' and '%25' are refused"));
     }
 
     @Bean

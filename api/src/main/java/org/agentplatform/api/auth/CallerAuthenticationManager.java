@@ -1,6 +1,7 @@
 package org.agentplatform.api.auth;
 
 import com.nimbusds.jwt.JWTParser;
+import com.nimbusds.jwt.SignedJWT;
 import java.text.ParseException;
 import java.time.Clock;
 import java.util.List;
@@ -69,8 +70,12 @@ public final class CallerAuthenticationManager implements ReactiveAuthentication
     private Mono<Caller> byJwt(String token) {
         String issuer;
         try {
-            issuer = JWTParser.parse(token).getJWTClaimsSet().getIssuer();
-        } catch (ParseException notAJwt) {
+            // only a signed JWT has claims to read before decryption; an encrypted (JWE) or unsigned one is refused
+            if (!(JWTParser.parse(token) instanceof SignedJWT signed) || signed.getJWTClaimsSet() == null) {
+                return invalid("The token is not a signed JWT");
+            }
+            issuer = signed.getJWTClaimsSet().getIssuer();
+        } catch (ParseException | RuntimeException notAJwt) {
             return invalid("The token is neither an oag_ key nor a JWT");
         }
         Optional<TrustedIssuer> trusted = issuers.stream().filter(candidate -> candidate.issuer().equals(issuer)).findFirst();
@@ -85,17 +90,30 @@ public final class CallerAuthenticationManager implements ReactiveAuthentication
                 .flatMap(jwt -> from.builtIn() ? builtInCaller(jwt) : externalCaller(from.issuer(), jwt));
     }
 
+    /** A login token: its subject must be an active user of the owner it names (cached like keys, so no query per request). */
     private Mono<Caller> builtInCaller(Jwt jwt) {
         String owner = jwt.getClaimAsString(OWNER_CLAIM);
         if (owner == null || jwt.getSubject() == null) {
             return invalid("The token lacks its owner or subject");
         }
+        OwnerId claimed;
+        UUID user;
         try {
-            return Mono.just(new Caller(new OwnerId(UUID.fromString(owner)), "user:" + jwt.getSubject(),
-                    Caller.CredentialKind.USER_JWT, jwtRateLimitPerMinute));
+            claimed = new OwnerId(UUID.fromString(owner));
+            user = UUID.fromString(jwt.getSubject());
         } catch (IllegalArgumentException malformed) {
-            return invalid("The token's owner is malformed");
+            return invalid("The token's owner or subject is malformed");
         }
+        return cache.get(new BuiltInUser(user), credentials.ownerOfActiveUser(user))
+                .onErrorMap(failure -> unavailable("The identity store is unreachable", failure))
+                .switchIfEmpty(Mono.defer(() -> invalid("The token's user is unknown or disabled")))
+                .flatMap(userOwner -> userOwner.equals(claimed)
+                        ? Mono.just(new Caller(claimed, "user:" + user, Caller.CredentialKind.USER_JWT, jwtRateLimitPerMinute))
+                        : invalid("The token's user does not belong to the owner it names"));
+    }
+
+    /** The cache key of a built-in user. */
+    private record BuiltInUser(UUID id) {
     }
 
     private Mono<Caller> externalCaller(String issuer, Jwt jwt) {

@@ -1,5 +1,6 @@
 package org.agentplatform.api.auth;
 
+import java.util.UUID;
 import org.agentplatform.kernel.identity.OwnerId;
 import reactor.core.publisher.Mono;
 
@@ -11,4 +12,7 @@ public interface CredentialStore {
 
     /** The owner an external identity provider's subject maps to, created on first sight. */
     Mono<OwnerId> ownerOfExternalSubject(String issuer, String subject);
+
+    /** The owner of the built-in user {@code userId} when that user exists and is not disabled; empty otherwise. */
+    Mono<OwnerId> ownerOfActiveUser(UUID userId);
 }

@@ -85,11 +85,25 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
             case ContentTooLargeException tooLarge -> payloadTooLarge();
             case MissingRequestValueException missing -> ApiException.missingParam(missing.getName());
             case ServerWebInputException input -> translateInput(input);
-            case ResponseStatusException status when status.getStatusCode().value() == 404 ->
-                    ApiException.notFound("No route matches this path");
-            case ResponseStatusException status when status.getStatusCode().value() == 413 -> payloadTooLarge();
+            case ResponseStatusException status -> byStatus(status.getStatusCode().value());
             case DataBufferLimitException limit -> payloadTooLarge();
             default -> new ApiException(ErrorCode.INTERNAL_ERROR, "An unexpected error occurred");
+        };
+    }
+
+    /** A refusal WebFlux raised by its status alone. */
+    private static ApiException byStatus(int status) {
+        return switch (status) {
+            case 404 -> ApiException.notFound("No route matches this path");
+            case 405 -> new ApiException(ErrorCode.METHOD_NOT_ALLOWED, "This method is not allowed here");
+            case 406 -> new ApiException(ErrorCode.NOT_ACCEPTABLE, "None of the accepted media types can be produced; accept application/json");
+            case 413 -> payloadTooLarge();
+            case 414 -> new ApiException(ErrorCode.URI_TOO_LONG, "The request URI is longer than this server accepts");
+            case 415 -> new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "This Content-Type is not supported here; send application/json");
+            case 431 -> new ApiException(ErrorCode.HEADERS_TOO_LARGE, "The request headers are larger than this server accepts");
+            default -> status >= 400 && status < 500
+                    ? new ApiException(ErrorCode.MALFORMED_REQUEST, "The request cannot be processed as sent")
+                    : new ApiException(ErrorCode.INTERNAL_ERROR, "An unexpected error occurred");
         };
     }
 

@@ -1,6 +1,7 @@
 package org.agentplatform.api.task;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +25,7 @@ import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.agent.AgentRecord;
+import org.agentplatform.query.webhook.WebhookReads;
 import org.springframework.stereotype.Component;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
@@ -37,17 +39,22 @@ import reactor.core.publisher.Mono;
 @Component
 final class TaskStarter {
 
+    /** How long a create with webhooks waits for them to be listed; the task is accepted either way. */
+    private static final Duration WEBHOOKS_VISIBLE = Duration.ofSeconds(5);
+
     private final Commands commands;
     private final AgentReads agents;
     private final FileStore files;
     private final WebhookRegistrar registrar;
+    private final WebhookReads webhooks;
     private final Clock clock;
 
-    TaskStarter(Commands commands, AgentReads agents, FileStore files, WebhookRegistrar registrar, Clock clock) {
+    TaskStarter(Commands commands, AgentReads agents, FileStore files, WebhookRegistrar registrar, WebhookReads webhooks, Clock clock) {
         this.commands = commands;
         this.agents = agents;
         this.files = files;
         this.registrar = registrar;
+        this.webhooks = webhooks;
         this.clock = clock;
     }
 
@@ -86,9 +93,14 @@ final class TaskStarter {
         CreateTask command = new CreateTask(task, caller.ownerId(), agent.id(), agent.instanceId(), contextId,
                 TaskMessage.user(request.message(), attachments), deadline, origin, runtimeEpoch);
         // webhooks first: the fan-out sees them before the task's first transition, so they get "queued" too
+        // and a list of the task's webhooks read after the 202 shows them (a wait woken by the projection's commit)
         return Flux.fromIterable(request.webhooks())
                 .concatMap(webhook -> registrar.register(caller, exchange, task, webhook))
-                .then(commands.send(command, caller, exchange, ErrorCode.AGENT_NOT_FOUND))
+                .collectList()
+                .flatMap(registered -> commands.send(command, caller, exchange, ErrorCode.AGENT_NOT_FOUND)
+                        .then(Flux.fromIterable(registered)
+                                .concatMap(webhook -> webhooks.awaitVersion(webhook.webhookId(), webhook.version(), WEBHOOKS_VISIBLE))
+                                .then()))
                 .onErrorMap(ApiException.class, refused -> refused.code() == ErrorCode.CONFLICT
                         ? new ApiException(ErrorCode.CONFLICT, "Duplicate idempotency_key: a task was created with this key already",
                                 "", Map.of("task_id", task.toString()), null)

@@ -33,7 +33,8 @@ import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * {@code java -jar agent-platform.jar users create --email <email> [--owner <owner-id> | --new-owner <name>] [--setting=value]}
+ * {@code java -jar agent-platform.jar users create --email <email> [--owner <owner-id> | --new-owner <name>] [--setting=value]},
+ * {@code ... users disable --email <email>}
  * <p>
  * Creates a user of the built-in identity who can then log in ({@code POST /api/v1/auth/login}). By
  * default the user joins the first owner (the one the first API key belongs to). The password is read
@@ -48,6 +49,7 @@ public final class UsersCommand {
     private static final String USAGE = """
             usage: java -jar agent-platform.jar users create --email <email> [--owner <owner-id> | --new-owner <name>]
                                                              [--<setting>=<value> ...]
+                   java -jar agent-platform.jar users disable --email <email> [--<setting>=<value> ...]
               The password is asked on the console, or read from the first line of standard input.
               Configuration as for the service: AGENT_PLATFORM_DATA_DIR, AGENT_PLATFORM_DATABASE_URL (+ _USER, _PASSWORD),
               or settings such as --agent-platform.data-dir=/var/lib/agent-platform.""";
@@ -76,16 +78,32 @@ public final class UsersCommand {
                 .logStartupInfo(false)
                 .properties("logging.level.root=warn")
                 .run(request.get().settings().toArray(String[]::new))) {
-            String password = readPassword(in);
             PlatformProperties properties = context.getBean(PlatformProperties.class);
+            if (request.get().disable()) {
+                return disableUser(request.get().email(), properties, out, err);
+            }
+            String password = readPassword(in);
             createUser(request.get(), password, properties, out);
             return 0;
         } catch (IllegalArgumentException refused) {
-            err.println("users create: " + refused.getMessage());
+            err.println("users " + request.get().action() + ": " + refused.getMessage());
             return 1;
         } catch (IOException | RuntimeException failure) {
-            err.println("users create failed: " + failure.getMessage());
+            err.println("users " + request.get().action() + " failed: " + failure.getMessage());
             return 1;
+        }
+    }
+
+    private static int disableUser(String email, PlatformProperties properties, PrintStream out, PrintStream err) throws IOException {
+        try (DatabaseServer server = CliDatabase.open(properties);
+             HikariDataSource dataSource = new HikariDataSource(DatabaseConfiguration.hikari(server.endpoint()))) {
+            Flyway.configure().dataSource(dataSource).load().migrate();
+            if (!new UserAdmin(new JdbcTemplate(dataSource), IdentityConfiguration.passwords(), Clock.systemUTC()).disable(email)) {
+                err.println("users disable: no user <" + email + ">");
+                return 1;
+            }
+            out.println("disabled user <" + email + ">: it cannot log in, and its tokens stop working within the credential cache's lifetime");
+            return 0;
         }
     }
 
@@ -141,10 +159,14 @@ public final class UsersCommand {
     }
 
     /** The parsed command line; {@code settings} are {@code --name=value} configuration overrides. */
-    record Request(String email, OwnerId owner, String newOwnerName, List<String> settings) {
+    record Request(String action, String email, OwnerId owner, String newOwnerName, List<String> settings) {
+
+        boolean disable() {
+            return action.equals("disable");
+        }
 
         static Optional<Request> parse(String[] args) {
-            if (args.length == 0 || !args[0].equals("create")) {
+            if (args.length == 0 || !(args[0].equals("create") || args[0].equals("disable"))) {
                 return Optional.empty();
             }
             String email = null;
@@ -166,10 +188,11 @@ public final class UsersCommand {
                     }
                 }
             }
-            if (email == null || !email.contains("@") || email.length() > 320 || (owner != null && newOwner != null)) {
+            if (email == null || !email.contains("@") || email.length() > 320 || (owner != null && newOwner != null)
+                    || (args[0].equals("disable") && (owner != null || newOwner != null))) {
                 return Optional.empty();
             }
-            return Optional.of(new Request(email, owner, newOwner, List.copyOf(settings)));
+            return Optional.of(new Request(args[0], email, owner, newOwner, List.copyOf(settings)));
         }
     }
 

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.agentplatform.api.auth.TrustedIssuer;
 import org.agentplatform.api.identity.AccessTokenIssuer;
 import org.agentplatform.api.identity.IdentitySettings;
@@ -26,6 +27,8 @@ import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtAudienceValidator;
+import org.springframework.security.oauth2.jwt.JwtClaimNames;
+import org.springframework.security.oauth2.jwt.JwtClaimValidator;
 import org.springframework.security.oauth2.jwt.JwtIssuerValidator;
 import org.springframework.security.oauth2.jwt.JwtTimestampValidator;
 import org.springframework.security.oauth2.jwt.JwtTypeValidator;
@@ -83,7 +86,9 @@ public class IdentityConfiguration {
         NimbusReactiveJwtDecoder decoder = NimbusReactiveJwtDecoder.withPublicKey(tokenSigningKey.toRSAPublicKey())
                 .signatureAlgorithm(SignatureAlgorithm.RS256)
                 .build();
-        decoder.setJwtValidator(validators(identity.issuer(), identity.audience(), clock));
+        JwtTypeValidator type = new JwtTypeValidator("JWT");
+        type.setAllowEmpty(false);
+        decoder.setJwtValidator(validators(identity.issuer(), identity.audience(), type, clock));
         return new TrustedIssuer(identity.issuer(), decoder, true);
     }
 
@@ -104,15 +109,19 @@ public class IdentityConfiguration {
                 .jwsAlgorithm(SignatureAlgorithm.RS256)
                 .webClient(WebClient.builder().clientConnector(new ReactorClientHttpConnector(http)).build())
                 .build();
-        decoder.setJwtValidator(validators(jwt.issuer(), jwt.audience(), clock));
+        // RFC 9068 access tokens say at+jwt; an identity provider that sets no typ is accepted too
+        JwtTypeValidator type = new JwtTypeValidator("JWT", "at+jwt", "application/at+jwt");
+        type.setAllowEmpty(true);
+        decoder.setJwtValidator(validators(jwt.issuer(), jwt.audience(), type, clock));
         return new TrustedIssuer(jwt.issuer(), decoder, false);
     }
 
-    private static OAuth2TokenValidator<Jwt> validators(String issuer, String audience, Clock clock) {
+    /** Type, an {@code exp} that is present and not past (30 s skew), {@code nbf}, issuer and (when configured) audience. */
+    private static OAuth2TokenValidator<Jwt> validators(String issuer, String audience, JwtTypeValidator type, Clock clock) {
         JwtTimestampValidator timestamps = new JwtTimestampValidator(CLOCK_SKEW);
         timestamps.setClock(clock);
         List<OAuth2TokenValidator<Jwt>> validators = new ArrayList<>(List.of(
-                JwtTypeValidator.jwt(), timestamps, new JwtIssuerValidator(issuer)));
+                type, new JwtClaimValidator<Object>(JwtClaimNames.EXP, Objects::nonNull), timestamps, new JwtIssuerValidator(issuer)));
         if (audience != null && !audience.isBlank()) {
             validators.add(new JwtAudienceValidator(audience));
         }

@@ -71,8 +71,17 @@ public final class PostgresIdentityStore implements CredentialStore, IdentityDir
     }
 
     @Override
+    public Mono<OwnerId> ownerOfActiveUser(UUID userId) {
+        return database.sql("SELECT owner_id FROM app_user WHERE id = :id AND disabled_at IS NULL")
+                .bind("id", userId)
+                .map(row -> new OwnerId(row.get("owner_id", UUID.class)))
+                .one();
+    }
+
+    @Override
     public Mono<UserAccount> findUserByEmail(String email) {
-        return database.sql("SELECT id, owner_id, email, password_hash FROM app_user WHERE lower(email) = lower(:email)")
+        return database.sql("SELECT id, owner_id, email, password_hash FROM app_user WHERE lower(email) = lower(:email)"
+                        + " AND disabled_at IS NULL")
                 .bind("email", email)
                 .map(row -> new UserAccount(
                         new UserId(row.get("id", UUID.class)),

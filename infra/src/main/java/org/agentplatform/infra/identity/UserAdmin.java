@@ -37,6 +37,12 @@ public final class UserAdmin {
         return user;
     }
 
+    /** Disables the user with that email (login refused, its tokens refused once caches expire); false when there is none. */
+    public boolean disable(String email) {
+        return jdbc.update("UPDATE app_user SET disabled_at = COALESCE(disabled_at, ?) WHERE lower(email) = lower(?)",
+                Timestamp.from(clock.instant().truncatedTo(ChronoUnit.MILLIS)), email) == 1;
+    }
+
     public OwnerId createOwner(String name) {
         OwnerId owner = OwnerId.random();
         jdbc.update("INSERT INTO owner (id, name, created_at) VALUES (?, ?, ?)", owner.value(), name,

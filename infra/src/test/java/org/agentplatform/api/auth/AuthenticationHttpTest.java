@@ -104,8 +104,7 @@ class AuthenticationHttpTest extends ApiTest {
 
     @Test
     void builtInJwtIsAccepted() {
-        call("Bearer " + builtInToken(Jwts.claims(builtInIssuer, builtInAudience, UUID.randomUUID().toString(), Instant.now())))
-                .expectStatus().isOk();
+        call("Bearer " + builtInToken(ownedClaims())).expectStatus().isOk();
     }
 
     @Test
@@ -188,9 +187,14 @@ class AuthenticationHttpTest extends ApiTest {
         assertThat(idp.fetches()).isGreaterThan(fetchesBefore);
     }
 
+    /** Claims of a real, active user of the first owner (a login token's). */
     private JWTClaimsSet.Builder ownedClaims() {
-        return Jwts.claims(builtInIssuer, builtInAudience, UUID.randomUUID().toString(), Instant.now())
-                .claim(CallerAuthenticationManager.OWNER_CLAIM, UUID.randomUUID().toString());
+        UUID owner = jdbc().queryForObject("SELECT id FROM owner ORDER BY created_at LIMIT 1", UUID.class);
+        UUID user = UUID.randomUUID();
+        jdbc().update("INSERT INTO app_user (id, owner_id, email, password_hash, created_at) VALUES (?, ?, ?, 'unused', now())",
+                user, owner, user + "@example.test");
+        return Jwts.claims(builtInIssuer, builtInAudience, user.toString(), Instant.now())
+                .claim(CallerAuthenticationManager.OWNER_CLAIM, owner.toString());
     }
 
     private String builtInToken(JWTClaimsSet.Builder claims) {

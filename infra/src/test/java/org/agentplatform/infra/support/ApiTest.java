@@ -36,7 +36,7 @@ public abstract class ApiTest {
     protected static final JsonMapper JSON = JsonMapper.builder().build();
 
     @LocalServerPort
-    int port;
+    protected int port;
 
     @Value("${agent-platform.data-dir}")
     Path dataDir;

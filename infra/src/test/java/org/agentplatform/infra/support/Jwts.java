@@ -46,7 +46,12 @@ public final class Jwts {
 
     /** Signed with {@code key} but claiming to be signed by the key {@code kid}. */
     public static String rs256(RSAKey key, String kid, JWTClaimsSet claims) {
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(kid).type(JOSEObjectType.JWT).build(), claims);
+        return rs256(key, kid, JOSEObjectType.JWT, claims);
+    }
+
+    /** With header {@code typ} {@code type} (null: no typ at all). */
+    public static String rs256(RSAKey key, String kid, JOSEObjectType type, JWTClaimsSet claims) {
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(kid).type(type).build(), claims);
         try {
             jwt.sign(new RSASSASigner(key));
         } catch (JOSEException failure) {

@@ -43,8 +43,17 @@ public final class WebhookReceiver implements AutoCloseable {
     }
 
     public WebhookReceiver() {
+        this(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+    }
+
+    /** A receiver on every local address (so 127.0.0.2 and IPv6 spellings reach it too): the SSRF tests' target. */
+    public static WebhookReceiver onEveryAddress() {
+        return new WebhookReceiver(new InetSocketAddress(0));
+    }
+
+    private WebhookReceiver(InetSocketAddress address) {
         try {
-            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+            server = HttpServer.create(address, 0);
         } catch (IOException failure) {
             throw new UncheckedIOException(failure);
         }
@@ -78,6 +87,11 @@ public final class WebhookReceiver implements AutoCloseable {
 
     public void answer(String path, int status) {
         answers.put(path, status);
+    }
+
+    /** How many requests arrived, on any path. */
+    public int received() {
+        return received.values().stream().mapToInt(List::size).sum();
     }
 
     public List<Callback> callbacks(String path) {

@@ -28,6 +28,9 @@ public enum ErrorCode {
     NOT_FOUND("not_found", 404, NOT_FOUND_ERROR),
     // additive codes for HTTP-level refusals the contract's table does not name (docs/decisions.md)
     METHOD_NOT_ALLOWED("method_not_allowed", 405, INVALID_REQUEST_ERROR),
+    MALFORMED_REQUEST("malformed_request", 400, INVALID_REQUEST_ERROR),
+    URI_TOO_LONG("uri_too_long", 414, INVALID_REQUEST_ERROR),
+    HEADERS_TOO_LARGE("headers_too_large", 431, INVALID_REQUEST_ERROR),
     NOT_ACCEPTABLE("not_acceptable", 406, INVALID_REQUEST_ERROR),
     CONFLICT("conflict", 409, CONFLICT_ERROR),
     PAYLOAD_TOO_LARGE("payload_too_large", 413, INVALID_REQUEST_ERROR),
