@@ -65,8 +65,8 @@ class IdentityHttpTest extends ApiTest {
     }
 
     @Test
-    void guessingPasswordsIsRateLimitedPerEmail() {
-        for (int attempt = 0; attempt < AuthRoutes.ATTEMPTS_PER_EMAIL_PER_MINUTE; attempt++) {
+    void guessingPasswordsIsRateLimitedPerEmailAndAddress() {
+        for (int attempt = 0; attempt < AuthRoutes.ATTEMPTS_PER_EMAIL_AND_ADDRESS_PER_MINUTE; attempt++) {
             login(email, "guess " + attempt).expectStatus().isEqualTo(422);
         }
         assertError(login(email, PASSWORD), 429, "rate_limited", "");

@@ -151,6 +151,36 @@ class SecurityRegressionTest extends ApiTest {
         assertError(call("Bearer " + idp.token(idp.claims("no-exp").expirationTime(null).build())), 401, "invalid_token", "");
     }
 
+    // 5. guessing from one address locks out that address, not the user
+
+    @Test
+    void anAttackerCannotLockAUserOut() {
+        String email = "target-" + UUID.randomUUID() + "@example.test";
+        UserAdmin admin = new UserAdmin(jdbc(), IdentityConfiguration.passwords(), Clock.systemUTC());
+        admin.create(email, PASSWORD, admin.createOwner("lockout " + UUID.randomUUID()));
+        login(email).expectStatus().isOk(); // the user's usual address: 127.0.0.1
+        WebTestClient attacker = from("127.0.0.2");
+        int refused = 0;
+        for (int guess = 0; guess < 15; guess++) {
+            int status = attacker.post().uri("/api/v1/auth/login").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("email", email, "password", "guess " + guess)).exchange().returnResult(String.class).getStatus().value();
+            assertThat(status).isIn(422, 429);
+            refused += status == 429 ? 1 : 0;
+        }
+        assertThat(refused).as("guesses refused once the attacker's address used its share").isGreaterThanOrEqualTo(5);
+        login(email).expectStatus().isOk();
+        from("127.0.0.3").post().uri("/api/v1/auth/login").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("email", email, "password", PASSWORD)).exchange().expectStatus().isOk();
+    }
+
+    /** A client whose connections come from {@code address} (another loopback address). */
+    private WebTestClient from(String address) {
+        reactor.netty.http.client.HttpClient client = reactor.netty.http.client.HttpClient.create()
+                .bindAddress(() -> new java.net.InetSocketAddress(address, 0));
+        return WebTestClient.bindToServer(new org.springframework.http.client.reactive.ReactorClientHttpConnector(client))
+                .baseUrl("http://127.0.0.1:" + port).responseTimeout(Duration.ofSeconds(30)).build();
+    }
+
     // 4. every refusal carries the envelope: the firewall's, the HTTP decoder's, and WebFlux's own
 
     @Test
