@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import javax.crypto.SecretKey;
 import org.agentplatform.api.auth.TrustedIssuer;
 import org.agentplatform.api.identity.AccessTokenIssuer;
 import org.agentplatform.api.identity.IdentitySettings;
@@ -70,8 +71,8 @@ public class IdentityConfiguration {
 
     @Bean
     @DependsOnDatabaseInitialization
-    RSAKey tokenSigningKey(JdbcTemplate jdbc, Clock clock) {
-        return SigningKeys.current(jdbc, clock);
+    RSAKey tokenSigningKey(JdbcTemplate jdbc, SecretKey vaultKey, Clock clock) {
+        return SigningKeys.current(jdbc, vaultKey, clock);
     }
 
     @Bean

@@ -1,13 +1,10 @@
 package org.agentplatform.infra.secret;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.UUID;
 import javax.crypto.Cipher;
 import javax.crypto.SecretKey;
-import javax.crypto.spec.GCMParameterSpec;
 import org.agentplatform.api.operation.SecretSealer;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -21,9 +18,6 @@ import reactor.core.publisher.Mono;
 public final class SecretVault implements SecretSealer {
 
     public static final String REFERENCE_PREFIX = "secret:";
-    private static final int NONCE_BYTES = 12;
-    private static final int TAG_BITS = 128;
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final DatabaseClient database;
     private final SecretKey key;
@@ -38,8 +32,7 @@ public final class SecretVault implements SecretSealer {
     @Override
     public Mono<String> seal(OwnerId ownerId, String purpose, String plaintext) {
         UUID id = UUID.randomUUID();
-        byte[] nonce = new byte[NONCE_BYTES];
-        RANDOM.nextBytes(nonce);
+        byte[] nonce = AesGcm.nonce();
         byte[] ciphertext = crypt(Cipher.ENCRYPT_MODE, id, nonce, plaintext.getBytes(StandardCharsets.UTF_8));
         return database.sql("INSERT INTO secret (id, owner_id, purpose, nonce, ciphertext, created_at)"
                         + " VALUES (:id, :owner, :purpose, :nonce, :ciphertext, :at)")
@@ -67,14 +60,7 @@ public final class SecretVault implements SecretSealer {
     }
 
     private byte[] crypt(int mode, UUID id, byte[] nonce, byte[] input) {
-        try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(mode, key, new GCMParameterSpec(TAG_BITS, nonce));
-            cipher.updateAAD(id.toString().getBytes(StandardCharsets.US_ASCII));
-            return cipher.doFinal(input);
-        } catch (GeneralSecurityException failure) {
-            throw new IllegalStateException("The secret vault cannot " + (mode == Cipher.ENCRYPT_MODE ? "seal" : "open") + " a secret",
-                    failure);
-        }
+        byte[] associatedData = id.toString().getBytes(StandardCharsets.US_ASCII);
+        return mode == Cipher.ENCRYPT_MODE ? AesGcm.encrypt(key, nonce, associatedData, input) : AesGcm.decrypt(key, nonce, associatedData, input);
     }
 }
