@@ -169,7 +169,8 @@ public class AxonConfiguration {
     }
 
     @Bean
-    ConfigurerModule pooledProcessorsSequencedPerAggregate(ObjectProvider<EventStorageEngine> storageEngine) {
+    ConfigurerModule pooledProcessorsSequencedPerAggregate(ObjectProvider<EventStorageEngine> storageEngine,
+            ProcessorFailures failures) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .configureDefaultStreamableMessageSource(config -> {
                     SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, MAX_GAP_OFFSET,
@@ -185,7 +186,9 @@ public class AxonConfiguration {
                         .maxClaimedSegments(2))
                 .registerDefaultSequencingPolicy(config -> SequentialPerAggregatePolicy.instance())
                 // a failing handler's exception reaches the dead-letter queue (deadLetterQueues), which parks the event
-                .registerDefaultListenerInvocationErrorHandler(config -> PropagatingErrorHandler.instance()));
+                .registerDefaultListenerInvocationErrorHandler(config -> PropagatingErrorHandler.instance())
+                // a batch that failed anyway is rolled back and retried, and counted for health
+                .registerDefaultErrorHandler(config -> failures));
     }
 
     /** Savepoints around event handlers once one has failed, so that the failing event alone is parked. */
@@ -234,6 +237,17 @@ public class AxonConfiguration {
     @Bean
     DeadLetterHealth deadLettersHealthIndicator(JdbcTemplate jdbc, ListableBeanFactory beans, MeterRegistry meters) {
         return new DeadLetterHealth(jdbc, DeadLetters.processingGroups(beans), meters);
+    }
+
+    @Bean
+    ProcessorFailures processorFailures() {
+        return new ProcessorFailures();
+    }
+
+    @Bean
+    EventProcessorsHealth eventProcessorsHealthIndicator(EventProcessingConfiguration processing, ProcessorFailures failures,
+            JdbcTemplate jdbc) {
+        return new EventProcessorsHealth(processing, failures, jdbc);
     }
 
     @Bean
