@@ -245,9 +245,14 @@ public class AxonConfiguration {
     }
 
     @Bean
+    StoreHead storeHead(JdbcTemplate jdbc) {
+        return new StoreHead(jdbc);
+    }
+
+    @Bean
     EventProcessorsHealth eventProcessorsHealthIndicator(EventProcessingConfiguration processing, ProcessorFailures failures,
-            JdbcTemplate jdbc) {
-        return new EventProcessorsHealth(processing, failures, jdbc);
+            StoreHead storeHead) {
+        return new EventProcessorsHealth(processing, failures, storeHead);
     }
 
     @Bean

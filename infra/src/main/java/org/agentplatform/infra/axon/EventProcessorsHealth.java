@@ -10,7 +10,6 @@ import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Whether the event processors make progress (part of readiness): DOWN when one is not running, keeps failing
@@ -27,62 +26,60 @@ final class EventProcessorsHealth implements HealthIndicator {
 
     private final EventProcessingConfiguration processing;
     private final ProcessorFailures failures;
-    private final JdbcTemplate jdbc;
+    private final StoreHead store;
     private final Map<String, Progress> progress = new ConcurrentHashMap<>();
 
-    EventProcessorsHealth(EventProcessingConfiguration processing, ProcessorFailures failures, JdbcTemplate jdbc) {
+    EventProcessorsHealth(EventProcessingConfiguration processing, ProcessorFailures failures, StoreHead store) {
         this.processing = processing;
         this.failures = failures;
-        this.jdbc = jdbc;
+        this.store = store;
     }
 
     @Override
     public Health health() {
-        Long newest = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
-        long head = newest == null ? -1 : newest;
+        long head = store.head();
         long now = System.nanoTime();
         Map<String, String> problems = new LinkedHashMap<>();
         processing.eventProcessors().forEach((name, processor) -> {
             if (!(processor instanceof StreamingEventProcessor streaming)) {
                 return;
             }
-            if (!streaming.isRunning()) {
-                problems.put(name, "not running");
-            } else if (streaming.isError()) {
-                problems.put(name, "failing: its batches keep failing and are retried with back-off");
-            } else if (failures.failing(name) != null) {
-                problems.put(name, failures.failing(name));
-            } else {
-                String stalled = stalled(name, streaming, head, now);
-                if (stalled != null) {
-                    problems.put(name, stalled);
-                }
+            String problem = problem(name, streaming, head, now);
+            if (problem != null) {
+                problems.put(name, problem);
             }
         });
         return problems.isEmpty() ? Health.up().build() : Health.down().withDetails(problems).build();
     }
 
-    private String stalled(String name, StreamingEventProcessor processor, long head, long now) {
-        long slowest = Long.MAX_VALUE;
+    /** Why the processor cannot make progress now, or null. */
+    private String problem(String name, StreamingEventProcessor processor, long head, long now) {
+        if (!processor.isRunning()) {
+            return "not running";
+        }
+        if (processor.isError()) {
+            return "failing: its batches keep failing and are retried with back-off";
+        }
+        String failing = failures.failing(name);
+        if (failing != null) {
+            return failing;
+        }
         for (EventTrackerStatus status : processor.processingStatus().values()) {
             if (status.isErrorState()) {
                 return "failing: " + status.getError();
             }
-            OptionalLong position = status.getCurrentPosition();
-            if (position.isPresent()) {
-                slowest = Math.min(slowest, position.getAsLong());
-            }
         }
-        if (slowest == Long.MAX_VALUE || slowest >= head) {
+        OptionalLong slowest = StoreHead.slowest(processor);
+        if (slowest.isEmpty() || slowest.getAsLong() >= head) {
             progress.remove(name);
             return null;
         }
         Progress seen = progress.get(name);
-        if (seen == null || seen.position() != slowest) {
-            progress.put(name, new Progress(slowest, now));
+        if (seen == null || seen.position() != slowest.getAsLong()) {
+            progress.put(name, new Progress(slowest.getAsLong(), now));
             return null;
         }
         long idle = Duration.ofNanos(now - seen.sinceNanos()).toSeconds();
-        return idle >= STALLED.toSeconds() ? "stalled: no progress for " + idle + " s, " + (head - slowest) + " events behind" : null;
+        return idle >= STALLED.toSeconds() ? "stalled: no progress for " + idle + " s, " + (head - slowest.getAsLong()) + " events behind" : null;
     }
 }

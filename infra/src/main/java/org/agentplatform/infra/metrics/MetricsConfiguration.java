@@ -4,13 +4,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import org.agentplatform.api.web.OpenStreams;
+import org.agentplatform.infra.axon.StoreHead;
 import org.axonframework.commandhandling.CommandBus;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The application's own metrics at {@code /actuator/prometheus}, besides the JVM's, HTTP's and the pools':
@@ -28,8 +28,8 @@ public class MetricsConfiguration {
     }
 
     @Bean
-    ProcessorLag processorLag(EventProcessingConfiguration processing, JdbcTemplate jdbc, MeterRegistry meters) {
-        return new ProcessorLag(processing, jdbc, meters);
+    ProcessorLag processorLag(EventProcessingConfiguration processing, StoreHead storeHead, MeterRegistry meters) {
+        return new ProcessorLag(processing, storeHead, meters);
     }
 
     @Bean

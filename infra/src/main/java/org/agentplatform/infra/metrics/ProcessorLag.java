@@ -2,13 +2,11 @@ package org.agentplatform.infra.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import java.util.OptionalLong;
+import org.agentplatform.infra.axon.StoreHead;
 import org.axonframework.config.EventProcessingConfiguration;
-import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * {@code agent_platform_processor_lag_events{processor}}: how many events the head of the event store is ahead of
@@ -16,18 +14,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 final class ProcessorLag implements SmartLifecycle {
 
-    private static final long FRESH_NANOS = Duration.ofSeconds(1).toNanos();
-
     private final EventProcessingConfiguration processing;
-    private final JdbcTemplate jdbc;
+    private final StoreHead store;
     private final MeterRegistry meters;
-    private volatile long head;
-    private volatile long headReadAt = System.nanoTime() - FRESH_NANOS;
     private volatile boolean running;
 
-    ProcessorLag(EventProcessingConfiguration processing, JdbcTemplate jdbc, MeterRegistry meters) {
+    ProcessorLag(EventProcessingConfiguration processing, StoreHead store, MeterRegistry meters) {
         this.processing = processing;
-        this.jdbc = jdbc;
+        this.store = store;
         this.meters = meters;
     }
 
@@ -61,22 +55,7 @@ final class ProcessorLag implements SmartLifecycle {
     }
 
     private double lag(StreamingEventProcessor processor) {
-        long slowest = Long.MAX_VALUE;
-        for (EventTrackerStatus status : processor.processingStatus().values()) {
-            OptionalLong position = status.getCurrentPosition();
-            if (position.isPresent()) {
-                slowest = Math.min(slowest, position.getAsLong());
-            }
-        }
-        return slowest == Long.MAX_VALUE ? Double.NaN : Math.max(0, head() - slowest);
-    }
-
-    private long head() {
-        if (System.nanoTime() - headReadAt > FRESH_NANOS) {
-            Long newest = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
-            head = newest == null ? -1 : newest;
-            headReadAt = System.nanoTime();
-        }
-        return head;
+        OptionalLong slowest = StoreHead.slowest(processor);
+        return slowest.isEmpty() ? Double.NaN : Math.max(0, store.head() - slowest.getAsLong());
     }
 }
