@@ -1,6 +1,5 @@
 package org.agentplatform.infra.cli;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -8,16 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.axon.DeadLetters;
-import org.agentplatform.infra.database.DatabaseConfiguration;
-import org.agentplatform.infra.database.DatabaseServer;
-import org.agentplatform.infra.database.EmbeddedPostgres;
-import org.flywaydb.core.Flyway;
-import org.springframework.boot.Banner;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -50,19 +40,10 @@ public final class DeadLettersCommand {
             err.println(USAGE);
             return 2;
         }
-        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(UsersCommand.Settings.class)
-                .web(WebApplicationType.NONE)
-                .bannerMode(Banner.Mode.OFF)
-                .logStartupInfo(false)
-                .properties("logging.level.root=warn")
-                .run(request.get().settings().toArray(String[]::new));
-             DatabaseServer server = CliDatabase.open(context.getBean(PlatformProperties.class));
-             HikariDataSource dataSource = new HikariDataSource(DatabaseConfiguration.hikari(server.endpoint()))) {
-            Flyway.configure().dataSource(dataSource).load().migrate();
-            JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+        try (CliDatabase database = CliDatabase.open(request.get().settings())) {
             return request.get().retry()
-                    ? retry(jdbc, request.get(), server instanceof EmbeddedPostgres, out)
-                    : list(jdbc, request.get().processor(), out);
+                    ? retry(database.jdbc(), request.get(), database.startedForThisCommand(), out)
+                    : list(database.jdbc(), request.get().processor(), out);
         } catch (IOException | RuntimeException failure) {
             err.println("deadletters failed: " + failure.getMessage());
             return 1;

@@ -1,6 +1,5 @@
 package org.agentplatform.infra.cli;
 
-import com.zaxxer.hikari.HikariDataSource;
 import java.io.BufferedReader;
 import java.io.Console;
 import java.io.IOException;
@@ -14,20 +13,11 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.agentplatform.infra.PlatformProperties;
-import org.agentplatform.infra.database.DatabaseConfiguration;
-import org.agentplatform.infra.database.DatabaseServer;
 import org.agentplatform.infra.identity.FirstStart;
 import org.agentplatform.infra.identity.IdentityConfiguration;
 import org.agentplatform.infra.identity.UserAdmin;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.identity.UserId;
-import org.flywaydb.core.Flyway;
-import org.springframework.boot.Banner;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -72,19 +62,13 @@ public final class UsersCommand {
             err.println(USAGE);
             return 2;
         }
-        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(Settings.class)
-                .web(WebApplicationType.NONE)
-                .bannerMode(Banner.Mode.OFF)
-                .logStartupInfo(false)
-                .properties("logging.level.root=warn")
-                .run(request.get().settings().toArray(String[]::new))) {
-            PlatformProperties properties = context.getBean(PlatformProperties.class);
-            if (request.get().disable()) {
-                return disableUser(request.get().email(), properties, out, err);
+        try {
+            String password = request.get().disable() ? null : readPassword(in);
+            try (CliDatabase database = CliDatabase.open(request.get().settings())) {
+                return request.get().disable()
+                        ? disableUser(request.get().email(), database, out, err)
+                        : createUser(request.get(), password, database, out);
             }
-            String password = readPassword(in);
-            createUser(request.get(), password, properties, out);
-            return 0;
         } catch (IllegalArgumentException refused) {
             err.println("users " + request.get().action() + ": " + refused.getMessage());
             return 1;
@@ -94,35 +78,28 @@ public final class UsersCommand {
         }
     }
 
-    private static int disableUser(String email, PlatformProperties properties, PrintStream out, PrintStream err) throws IOException {
-        try (DatabaseServer server = CliDatabase.open(properties);
-             HikariDataSource dataSource = new HikariDataSource(DatabaseConfiguration.hikari(server.endpoint()))) {
-            Flyway.configure().dataSource(dataSource).load().migrate();
-            if (!new UserAdmin(new JdbcTemplate(dataSource), IdentityConfiguration.passwords(), Clock.systemUTC()).disable(email)) {
-                err.println("users disable: no user <" + email + ">");
-                return 1;
-            }
-            out.println("disabled user <" + email + ">: it cannot log in, and its tokens stop working within the credential cache's lifetime");
-            return 0;
+    private static int disableUser(String email, CliDatabase database, PrintStream out, PrintStream err) {
+        if (!new UserAdmin(database.jdbc(), IdentityConfiguration.passwords(), Clock.systemUTC()).disable(email)) {
+            err.println("users disable: no user <" + email + ">");
+            return 1;
         }
+        out.println("disabled user <" + email + ">: it cannot log in, and its tokens stop working within the credential cache's lifetime");
+        return 0;
     }
 
-    private static void createUser(Request request, String password, PlatformProperties properties, PrintStream out)
-            throws IOException {
+    private static int createUser(Request request, String password, CliDatabase database, PrintStream out) throws IOException {
         Clock clock = Clock.systemUTC();
-        try (DatabaseServer server = CliDatabase.open(properties);
-             HikariDataSource dataSource = new HikariDataSource(DatabaseConfiguration.hikari(server.endpoint()))) {
-            Flyway.configure().dataSource(dataSource).load().migrate();
-            JdbcTemplate jdbc = new JdbcTemplate(dataSource);
-            OwnerId firstOwner = new FirstStart(jdbc, new TransactionTemplate(new JdbcTransactionManager(dataSource)), clock)
-                    .ensure(properties.identity().defaultKeyRateLimitPerMinute(), properties.dataDir(), out);
-            UserAdmin admin = new UserAdmin(jdbc, IdentityConfiguration.passwords(), clock);
-            OwnerId owner = request.newOwnerName() != null
-                    ? admin.createOwner(request.newOwnerName())
-                    : request.owner() != null ? request.owner() : firstOwner;
-            UserId user = admin.create(request.email(), password, owner);
-            out.println("created user " + user + " <" + request.email() + "> of owner " + owner);
-        }
+        PlatformProperties properties = database.properties();
+        JdbcTemplate jdbc = database.jdbc();
+        OwnerId firstOwner = new FirstStart(jdbc, new TransactionTemplate(new JdbcTransactionManager(database.dataSource())), clock)
+                .ensure(properties.identity().defaultKeyRateLimitPerMinute(), properties.dataDir(), out);
+        UserAdmin admin = new UserAdmin(jdbc, IdentityConfiguration.passwords(), clock);
+        OwnerId owner = request.newOwnerName() != null
+                ? admin.createOwner(request.newOwnerName())
+                : request.owner() != null ? request.owner() : firstOwner;
+        UserId user = admin.create(request.email(), password, owner);
+        out.println("created user " + user + " <" + request.email() + "> of owner " + owner);
+        return 0;
     }
 
     private static String readPassword(InputStream in) throws IOException {
@@ -194,10 +171,5 @@ public final class UsersCommand {
             }
             return Optional.of(new Request(args[0], email, owner, newOwner, List.copyOf(settings)));
         }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @EnableConfigurationProperties(PlatformProperties.class)
-    static class Settings {
     }
 }
