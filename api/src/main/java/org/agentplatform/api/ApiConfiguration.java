@@ -105,8 +105,8 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
-    ProtocolRefusals protocolRefusals(JsonMapper jsonMapper) {
-        return new ProtocolRefusals(jsonMapper);
+    ProtocolRefusals protocolRefusals(ErrorResponseWriter writer) {
+        return new ProtocolRefusals(writer);
     }
 
     @Bean

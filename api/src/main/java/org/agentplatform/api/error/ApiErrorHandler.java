@@ -91,8 +91,8 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
         };
     }
 
-    /** A refusal WebFlux raised by its status alone. */
-    private static ApiException byStatus(int status) {
+    /** A refusal raised by its HTTP status alone (by WebFlux, or by the HTTP decoder below it). */
+    public static ApiException byStatus(int status) {
         return switch (status) {
             case 404 -> ApiException.notFound("No route matches this path");
             case 405 -> new ApiException(ErrorCode.METHOD_NOT_ALLOWED, "This method is not allowed here");
@@ -102,7 +102,7 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
             case 415 -> new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "This Content-Type is not supported here; send application/json");
             case 431 -> new ApiException(ErrorCode.HEADERS_TOO_LARGE, "The request headers are larger than this server accepts");
             default -> status >= 400 && status < 500
-                    ? new ApiException(ErrorCode.MALFORMED_REQUEST, "The request cannot be processed as sent")
+                    ? new ApiException(ErrorCode.MALFORMED_REQUEST, "The request cannot be processed as sent (request line, headers or body)")
                     : new ApiException(ErrorCode.INTERNAL_ERROR, "An unexpected error occurred");
         };
     }

@@ -25,14 +25,7 @@ public final class ErrorResponseWriter {
 
     public Mono<Void> write(ServerWebExchange exchange, ApiException error, HttpHeaders extraHeaders) {
         String requestId = RequestIds.of(exchange);
-        ErrorEnvelope envelope = ErrorEnvelope.of(new ErrorEnvelope.Body(
-                error.code().type().wireName(),
-                error.code().wireName(),
-                error.getMessage(),
-                requestId,
-                error.param(),
-                error.metadata()));
-        byte[] bytes = jsonMapper.writeValueAsBytes(envelope);
+        byte[] bytes = body(error, requestId);
 
         ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(HttpStatusCode.valueOf(error.code().httpStatus()));
@@ -46,5 +39,11 @@ public final class ErrorResponseWriter {
         }
         DataBuffer buffer = response.bufferFactory().wrap(bytes);
         return response.writeWith(Mono.just(buffer));
+    }
+
+    /** The envelope of {@code error} as JSON bytes. */
+    public byte[] body(ApiException error, String requestId) {
+        return jsonMapper.writeValueAsBytes(ErrorEnvelope.of(new ErrorEnvelope.Body(error.code().type().wireName(), error.code().wireName(),
+                error.getMessage(), requestId, error.param(), error.metadata())));
     }
 }

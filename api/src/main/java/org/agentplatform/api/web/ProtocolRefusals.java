@@ -7,14 +7,12 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
-import java.nio.charset.StandardCharsets;
-import java.util.Map;
-import org.agentplatform.api.error.ErrorEnvelope;
-import org.agentplatform.kernel.error.ErrorCode;
+import java.util.Set;
+import org.agentplatform.api.error.ApiErrorHandler;
+import org.agentplatform.api.error.ErrorResponseWriter;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Requests the HTTP decoder itself refuses (a request line or header it cannot parse, headers over the size
@@ -25,10 +23,13 @@ public final class ProtocolRefusals implements NettyServerCustomizer {
 
     private static final String HANDLER = "agentPlatform.protocolRefusals";
 
-    private final JsonMapper json;
+    /** The statuses the decoder answers on its own: a malformed request, a body, URI or headers too large. */
+    private static final Set<Integer> REFUSALS = Set.of(400, 413, 414, 431);
 
-    public ProtocolRefusals(JsonMapper json) {
-        this.json = json;
+    private final ErrorResponseWriter writer;
+
+    public ProtocolRefusals(ErrorResponseWriter writer) {
+        this.writer = writer;
     }
 
     @Override
@@ -45,37 +46,18 @@ public final class ProtocolRefusals implements NettyServerCustomizer {
         @Override
         public void write(ChannelHandlerContext context, Object message, ChannelPromise promise) throws Exception {
             if (message instanceof FullHttpResponse response && response.content().readableBytes() == 0
-                    && !response.headers().contains(RequestIds.HEADER)) {
-                ErrorCode code = switch (response.status().code()) {
-                    case 400 -> ErrorCode.MALFORMED_REQUEST;
-                    case 413 -> ErrorCode.PAYLOAD_TOO_LARGE;
-                    case 414 -> ErrorCode.URI_TOO_LONG;
-                    case 431 -> ErrorCode.HEADERS_TOO_LARGE;
-                    default -> null;
-                };
-                if (code != null) {
-                    String requestId = RequestIds.generate();
-                    byte[] body = json.writeValueAsBytes(ErrorEnvelope.of(new ErrorEnvelope.Body(code.type().wireName(), code.wireName(),
-                            message(code), requestId, "", Map.of())));
-                    FullHttpResponse enveloped = response.replace(Unpooled.wrappedBuffer(body));
-                    enveloped.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-                            .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
-                            .set(RequestIds.HEADER, requestId);
-                    response.release();
-                    super.write(context, enveloped, promise);
-                    return;
-                }
+                    && !response.headers().contains(RequestIds.HEADER) && REFUSALS.contains(response.status().code())) {
+                String requestId = RequestIds.generate();
+                byte[] body = writer.body(ApiErrorHandler.byStatus(response.status().code()), requestId);
+                FullHttpResponse enveloped = response.replace(Unpooled.wrappedBuffer(body));
+                enveloped.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                        .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
+                        .set(RequestIds.HEADER, requestId);
+                response.release();
+                super.write(context, enveloped, promise);
+                return;
             }
             super.write(context, message, promise);
-        }
-
-        private static String message(ErrorCode code) {
-            return switch (code) {
-                case URI_TOO_LONG -> "The request URI is longer than this server accepts";
-                case HEADERS_TOO_LARGE -> "The request headers are larger than this server accepts";
-                case PAYLOAD_TOO_LARGE -> "The request body is larger than this route accepts";
-                default -> "The request is not valid HTTP (request line or headers)";
-            };
         }
     }
 }
