@@ -29,7 +29,6 @@ import org.agentplatform.infra.support.WebhookReceiver;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
@@ -46,12 +45,6 @@ class SecurityRegressionTest extends ApiTest {
     RSAKey tokenSigningKey;
     @Autowired
     PlatformProperties properties;
-    @Value("${agent-platform.database.url}")
-    String databaseUrl;
-    @Value("${agent-platform.database.user}")
-    String databaseUser;
-    @Value("${agent-platform.database.password}")
-    String databasePassword;
 
     // 1. SSRF: no spelling of an internal address reaches a receiver that listens on every local address
 
@@ -245,10 +238,7 @@ class SecurityRegressionTest extends ApiTest {
 
     private int users(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
-        all.add("--agent-platform.database.url=" + databaseUrl);
-        all.add("--agent-platform.database.user=" + databaseUser);
-        all.add("--agent-platform.database.password=" + databasePassword);
-        all.add("--agent-platform.data-dir=" + dataDir());
+        all.addAll(cliSettings());
         return UsersCommandAccess.run(all.toArray(String[]::new),
                 new ByteArrayInputStream((PASSWORD + "\n").getBytes(StandardCharsets.UTF_8)),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err);

@@ -15,7 +15,6 @@ import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.query.task.TaskProjection;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpHeaders;
 import tools.jackson.databind.JsonNode;
 
@@ -28,12 +27,6 @@ class DeadLetterHttpTest extends ApiTest {
 
     private static final String TRIGGER = "dead_letter_test_refusal";
 
-    @Value("${agent-platform.database.url}")
-    String databaseUrl;
-    @Value("${agent-platform.database.user}")
-    String databaseUser;
-    @Value("${agent-platform.database.password}")
-    String databasePassword;
 
     @AfterEach
     void removeTheCause() {
@@ -100,10 +93,7 @@ class DeadLetterHttpTest extends ApiTest {
 
     private int cli(ByteArrayOutputStream out, String... args) {
         List<String> all = new ArrayList<>(List.of(args));
-        all.add("--agent-platform.database.url=" + databaseUrl);
-        all.add("--agent-platform.database.user=" + databaseUser);
-        all.add("--agent-platform.database.password=" + databasePassword);
-        all.add("--agent-platform.data-dir=" + dataDir());
+        all.addAll(cliSettings());
         return DeadLettersCommand.run(all.toArray(String[]::new), new PrintStream(out, true, StandardCharsets.UTF_8), System.err);
     }
 

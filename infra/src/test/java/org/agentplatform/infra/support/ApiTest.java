@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.agentplatform.infra.identity.FirstStart;
@@ -40,6 +41,15 @@ public abstract class ApiTest {
 
     @Value("${agent-platform.data-dir}")
     Path dataDir;
+
+    @Value("${agent-platform.database.url}")
+    String databaseUrl;
+
+    @Value("${agent-platform.database.user}")
+    String databaseUser;
+
+    @Value("${agent-platform.database.password}")
+    String databasePassword;
 
     @Autowired
     protected TestClock clock;
@@ -108,6 +118,12 @@ public abstract class ApiTest {
 
     protected Path dataDir() {
         return dataDir;
+    }
+
+    /** The command line's settings that point a CLI command at this service's database and data directory. */
+    protected List<String> cliSettings() {
+        return List.of("--agent-platform.database.url=" + databaseUrl, "--agent-platform.database.user=" + databaseUser,
+                "--agent-platform.database.password=" + databasePassword, "--agent-platform.data-dir=" + dataDir);
     }
 
     /** Creates an API key of the first owner through the API and answers its plaintext. */
