@@ -120,7 +120,7 @@ public class AxonConfiguration {
             ConnectionProvider connectionProvider,
             TransactionManager transactionManager,
             org.axonframework.config.Configuration configuration) {
-        return JdbcEventStorageEngine.builder()
+        return new SnapshotFreeStorageEngine(JdbcEventStorageEngine.builder()
                 .snapshotSerializer(defaultSerializer)
                 .eventSerializer(eventSerializer)
                 .upcasterChain(configuration.upcasterChain())
@@ -131,8 +131,7 @@ public class AxonConfiguration {
                 .schema(EVENTS)
                 .dataType(byte[].class)
                 .maxGapOffset(MAX_GAP_OFFSET)
-                .gapTimeout((int) GAP_TIMEOUT.toMillis())
-                .build();
+                .gapTimeout((int) GAP_TIMEOUT.toMillis()));
     }
 
     /** The event store without Axon's own fetching thread: processors read it through {@link SharedEventStream}. */
