@@ -1,14 +1,15 @@
 package org.agentplatform.command.task;
 
+import org.agentplatform.command.CachedAggregates;
 import org.axonframework.config.Configurer;
 
-/** Registers the package-private {@link Task} aggregate. */
+/** Registers the package-private {@link Task} aggregate, cached between its commands. */
 public final class TaskAggregate {
 
     private TaskAggregate() {
     }
 
     public static void register(Configurer configurer) {
-        configurer.configureAggregate(Task.class);
+        configurer.configureAggregate(CachedAggregates.of(Task.class));
     }
 }

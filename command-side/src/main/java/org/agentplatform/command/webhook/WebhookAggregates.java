@@ -1,8 +1,9 @@
 package org.agentplatform.command.webhook;
 
+import org.agentplatform.command.CachedAggregates;
 import org.axonframework.config.Configurer;
 
-/** Registers the package-private {@link Webhook} and {@link WebhookDelivery} aggregates. */
+/** Registers the package-private {@link Webhook} and {@link WebhookDelivery} aggregates (deliveries cached between their attempts). */
 public final class WebhookAggregates {
 
     private WebhookAggregates() {
@@ -10,6 +11,6 @@ public final class WebhookAggregates {
 
     public static void register(Configurer configurer) {
         configurer.configureAggregate(Webhook.class);
-        configurer.configureAggregate(WebhookDelivery.class);
+        configurer.configureAggregate(CachedAggregates.of(WebhookDelivery.class));
     }
 }
