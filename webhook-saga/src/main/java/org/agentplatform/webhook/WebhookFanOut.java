@@ -6,7 +6,9 @@ import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.agentplatform.kernel.task.TaskEvent;
 import org.agentplatform.kernel.webhook.DeliveryCommand.CreateDelivery;
 import org.agentplatform.kernel.webhook.DeliveryId;
@@ -19,6 +21,8 @@ import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.Timestamp;
 import org.axonframework.messaging.annotation.MessageIdentifier;
+import org.axonframework.messaging.unitofwork.BatchingUnitOfWork;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,11 +31,15 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code openapi} payload. Sequenced per task ({@link TaskSequencing}); its subscription table, the record of
  * what was fanned out and the deliveries it creates commit in its processor's transaction, so a replay or
  * a restart never creates a delivery twice (the delivery id is also derived from event and webhook).
+ * Most tasks have no webhook: which tasks of a processor batch have one is asked once for the batch,
+ * and asked again after a subscription changed within it.
  */
 @ProcessingGroup(WebhookFanOut.GROUP)
 public class WebhookFanOut {
 
     public static final String GROUP = "webhook-fanout";
+    /** The unit-of-work resource holding the batch's tasks that have an active webhook. */
+    private static final String WATCHED = WebhookFanOut.class.getName() + ".watched";
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final JdbcTemplate jdbc;
@@ -44,6 +52,7 @@ public class WebhookFanOut {
 
     @EventHandler
     void on(WebhookRegistered event, @Timestamp Instant at) {
+        forgetWatched();
         jdbc.update("INSERT INTO webhook_subscription (webhook_id, task_id, owner_id, url, secret_ref, token_ref, active, updated_at)"
                         + " VALUES (?, ?, ?, ?, ?, ?, TRUE, ?) ON CONFLICT (webhook_id) DO UPDATE SET secret_ref = EXCLUDED.secret_ref,"
                         + " token_ref = EXCLUDED.token_ref, active = TRUE, updated_at = EXCLUDED.updated_at",
@@ -53,18 +62,23 @@ public class WebhookFanOut {
 
     @EventHandler
     void on(WebhookCredentialsChanged event, @Timestamp Instant at) {
+        forgetWatched();
         jdbc.update("UPDATE webhook_subscription SET secret_ref = ?, token_ref = ?, updated_at = ? WHERE webhook_id = ?",
                 event.secretRef(), event.tokenRef(), OffsetDateTime.ofInstant(at, ZoneOffset.UTC), event.webhookId().value());
     }
 
     @EventHandler
     void on(WebhookRemoved event, @Timestamp Instant at) {
+        forgetWatched();
         jdbc.update("UPDATE webhook_subscription SET active = FALSE, updated_at = ? WHERE webhook_id = ?", OffsetDateTime.ofInstant(at, ZoneOffset.UTC),
                 event.webhookId().value());
     }
 
     @EventHandler
     void on(TaskEvent event, @MessageIdentifier String eventId, @Timestamp Instant at) {
+        if (!watched(event.taskId().value())) {
+            return;
+        }
         List<UUID> webhooks = jdbc.queryForList("SELECT webhook_id FROM webhook_subscription WHERE task_id = ? AND active ORDER BY url",
                 UUID.class, event.taskId().value());
         if (webhooks.isEmpty()) {
@@ -80,6 +94,30 @@ public class WebhookFanOut {
                 commands.sendAndWait(new CreateDelivery(DeliveryId.of(eventId, id), id, event.taskId(), event.task().ownerId(), payload,
                         eventId));
             }
+        }
+    }
+
+    /** Whether the task has an active webhook, from one query for the whole batch when the event is handled in one. */
+    private boolean watched(UUID task) {
+        if (CurrentUnitOfWork.isStarted() && CurrentUnitOfWork.get() instanceof BatchingUnitOfWork<?> batch) {
+            Set<UUID> watched = batch.getOrComputeResource(WATCHED, key -> tasksWithWebhooks(batch.getMessages().stream()
+                    .filter(message -> TaskEvent.class.isAssignableFrom(message.getPayloadType()))
+                    .map(message -> ((TaskEvent) message.getPayload()).taskId().value())
+                    .collect(Collectors.toSet())));
+            return watched.contains(task);
+        }
+        return tasksWithWebhooks(Set.of(task)).contains(task);
+    }
+
+    private Set<UUID> tasksWithWebhooks(Set<UUID> tasks) {
+        return Set.copyOf(jdbc.queryForList("SELECT DISTINCT task_id FROM webhook_subscription WHERE task_id = ANY(?::uuid[]) AND active",
+                UUID.class, (Object) tasks.toArray(UUID[]::new)));
+    }
+
+    /** A subscription changed: the batch's answer is asked again by the next task event. */
+    private static void forgetWatched() {
+        if (CurrentUnitOfWork.isStarted()) {
+            CurrentUnitOfWork.get().resources().remove(WATCHED);
         }
     }
 
