@@ -14,6 +14,7 @@ import org.axonframework.messaging.deadletter.Decisions;
 import org.axonframework.messaging.deadletter.EnqueueDecision;
 import org.axonframework.messaging.deadletter.ThrowableCause;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
@@ -88,7 +89,19 @@ public final class DeadLetters {
         if (isTransient(cause)) {
             throw new RetryBatch(cause);
         }
-        return Decisions.enqueue(ThrowableCause.truncated(cause));
+        return Decisions.enqueue(described(cause));
+    }
+
+    /**
+     * The cause as an operator reads it: the database's own message first (Spring's wrapper puts the whole statement
+     * before it, and a long statement would push it past the stored length), then the wrapper's.
+     */
+    static ThrowableCause described(Throwable cause) {
+        Throwable specific = cause instanceof NestedRuntimeException nested ? nested.getMostSpecificCause() : cause;
+        String message = specific == cause ? String.valueOf(cause.getMessage())
+                : specific.getMessage() + " (" + cause.getMessage() + ")";
+        return new ThrowableCause(cause.getClass().getName(), message.length() <= ThrowableCause.TRUNCATED_MESSAGE_SIZE ? message
+                : message.substring(0, ThrowableCause.TRUNCATED_MESSAGE_SIZE));
     }
 
     static boolean isTransient(Throwable failure) {
