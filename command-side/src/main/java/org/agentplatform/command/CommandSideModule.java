@@ -1,6 +1,7 @@
 package org.agentplatform.command;
 
 import org.agentplatform.command.agent.AgentAggregate;
+import org.agentplatform.command.conversation.ConversationAggregate;
 import org.agentplatform.command.instance.InstanceAggregate;
 import org.agentplatform.command.operation.RuntimeOperationAggregate;
 import org.agentplatform.command.task.TaskAggregate;
@@ -17,6 +18,7 @@ public final class CommandSideModule implements ConfigurerModule {
         RuntimeOperationAggregate.register(configurer);
         AgentAggregate.register(configurer);
         TaskAggregate.register(configurer);
+        ConversationAggregate.register(configurer);
         WebhookAggregates.register(configurer);
     }
 }

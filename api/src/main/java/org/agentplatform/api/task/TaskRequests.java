@@ -12,7 +12,7 @@ import org.agentplatform.api.webhook.WebhookRegistrar;
  * The bodies of the task endpoints and their checks. Every field is optional but {@code message};
  * {@code deadline_ms} is at most 7 days; {@code timeout_ms} is clamped to [100, 115000].
  */
-final class TaskRequests {
+public final class TaskRequests {
 
     static final int MAX_MESSAGE = 1024 * 1024;
     static final int MAX_ATTACHMENTS = 32;
@@ -78,7 +78,7 @@ final class TaskRequests {
         }
     }
 
-    record AttachmentRequest(@JsonProperty("file_id") String fileId, String name) {
+    public record AttachmentRequest(@JsonProperty("file_id") String fileId, String name) {
     }
 
     /** A webhook registered with the task, before its first transition (so it gets {@code queued} too). */
@@ -93,11 +93,12 @@ final class TaskRequests {
     record NewMessage(String message, List<AttachmentRequest> attachments) {
     }
 
-    private static String checkedMessage(String message) {
+    /** The message of a task or conversation: 1 character to 1 MiB. */
+    public static String checkedMessage(String message) {
         return Validate.text("message", message, 1, MAX_MESSAGE);
     }
 
-    private static List<AttachmentRequest> checkedAttachments(List<AttachmentRequest> attachments) {
+    public static List<AttachmentRequest> checkedAttachments(List<AttachmentRequest> attachments) {
         if (attachments == null) {
             return List.of();
         }
@@ -137,11 +138,11 @@ final class TaskRequests {
         return checked;
     }
 
-    private static String checkedContextId(String contextId) {
+    public static String checkedContextId(String contextId) {
         return contextId == null ? null : Validate.text("context_id", contextId, 1, 128);
     }
 
-    private static String checkedKey(String key) {
+    public static String checkedKey(String key) {
         return key == null ? null : Validate.text("idempotency_key", key, 1, 128);
     }
 }

@@ -6,11 +6,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Pattern;
 import org.agentplatform.api.agent.AgentAccess;
 import org.agentplatform.api.agent.AgentAvailability;
 import org.agentplatform.api.agent.TaskAccess;
 import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.channel.EntryView;
+import org.agentplatform.api.channel.LogPages;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.task.TaskRequests.CancelRequest;
@@ -52,13 +53,9 @@ import reactor.core.publisher.Mono;
 @RestController
 final class TaskRoutes {
 
-    static final String RESUME_HEADER = "Last-Event-ID";
     private static final Duration READ_YOUR_WRITE = Duration.ofSeconds(5);
-    private static final Pattern OFFSET = Pattern.compile("0|[1-9][0-9]{0,18}");
     private static final int DEFAULT_LIMIT = 50;
     private static final int MAX_LIMIT = 200;
-    private static final int DEFAULT_LOG_LIMIT = 100;
-    private static final int MAX_LOG_LIMIT = 1000;
 
     private final TaskStarter starter;
     private final Commands commands;
@@ -97,7 +94,7 @@ final class TaskRoutes {
             @RequestParam(required = false) String limit, @RequestParam(required = false) String since) {
         AgentId agent = AgentAccess.parse(agentId);
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
-        Long after = since == null ? null : offset("since", since);
+        Long after = since == null ? null : LogPages.offset("since", since);
         return AgentAccess.readable(agents, agent, caller.ownerId())
                 .flatMap(found -> page(tasks.list(caller.ownerId(), agent, after, clamped), after));
     }
@@ -107,7 +104,7 @@ final class TaskRoutes {
     Mono<ApiResponse<TaskList>> inbox(@AuthenticationPrincipal Caller caller, @RequestParam(required = false) String limit,
             @RequestParam(required = false) String since, @RequestParam(required = false) String agentId) {
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
-        Long after = since == null ? null : offset("since", since);
+        Long after = since == null ? null : LogPages.offset("since", since);
         AgentId agent = agentId == null ? null : agentFilter(agentId);
         return page(tasks.list(caller.ownerId(), agent, after, clamped), after);
     }
@@ -151,27 +148,20 @@ final class TaskRoutes {
     Mono<ApiResponse<MessageLog>> messages(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String taskId, @RequestParam(required = false) String since,
             @RequestParam(name = "include_deltas", required = false) String includeDeltas, @RequestParam(required = false) String limit) {
-        long after = since == null ? -1 : offset("since", since);
-        boolean deltas = flag("include_deltas", includeDeltas);
-        int clamped = QueryParams.limit(limit, DEFAULT_LOG_LIMIT, MAX_LOG_LIMIT);
+        LogPages.Query query = LogPages.Query.of(since, includeDeltas, limit);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
-                .flatMap(task -> tasks.log(task.id(), after, deltas, clamped).map(TaskView.EntryView::of).collectList()
-                        .zipWhen(rows -> tasks.find(task.id()))
-                        .map(found -> {
-                            List<TaskView.EntryView> rows = found.getT1();
-                            long last = rows.isEmpty() ? after : rows.getLast().offset();
-                            return new MessageLog(task.id().toString(), rows, Math.max(found.getT2().lastOffset(), last),
-                                    Math.max(last, 0), rows.size() == clamped);
-                        }))
+                .flatMap(task -> LogPages.page(query, tasks.log(task.id(), query.since(), query.deltas(), query.limit()), TaskView::entry,
+                                tasks.find(task.id()).map(TaskRecord::lastOffset))
+                        .map(page -> new MessageLog(task.id().toString(), page.rows(), page.latestOffset(), page.nextSince(), page.hasMore())))
                 .map(ApiResponse::of);
     }
 
     /** The task's SSE stream, resumable with {@code Last-Event-ID} (or {@code ?since=}): rows with a greater offset follow. */
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}/events")
     Mono<ResponseEntity<Flux<?>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
-            @PathVariable String taskId, @RequestHeader(name = RESUME_HEADER, required = false) String lastEventId,
+            @PathVariable String taskId, @RequestHeader(name = LogPages.RESUME_HEADER, required = false) String lastEventId,
             @RequestParam(required = false) String since) {
-        long cursor = lastEventId != null ? offset(RESUME_HEADER, lastEventId) : since != null ? offset("since", since) : -1;
+        long cursor = LogPages.streamCursor(lastEventId, since);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
                 .map(task -> ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM).body(stream.after(task, cursor)));
     }
@@ -192,23 +182,6 @@ final class TaskRoutes {
     }
 
 
-    private static long offset(String param, String value) {
-        if (value.length() > 128 || !OFFSET.matcher(value).matches()) {
-            throw ApiException.invalidParam(param, "'" + param + "' must be an offset this API returned");
-        }
-        return Long.parseLong(value);
-    }
-
-    private static boolean flag(String param, String value) {
-        if (value == null || value.equalsIgnoreCase("false")) {
-            return false;
-        }
-        if (value.equalsIgnoreCase("true")) {
-            return true;
-        }
-        throw ApiException.invalidParam(param, "'" + param + "' must be true or false");
-    }
-
     private static ApiException notVisibleYet() {
         return new ApiException(ErrorCode.SERVICE_TIMEOUT, "The change was accepted but is not visible yet; read the task again shortly");
     }
@@ -220,7 +193,7 @@ final class TaskRoutes {
     /** A page of a task's log; {@code latest_offset} is the log's true maximum, {@code next_since} the cursor for the next page. */
     record MessageLog(
             @JsonProperty("task_id") String taskId,
-            List<TaskView.EntryView> messages,
+            List<EntryView> messages,
             @JsonProperty("latest_offset") long latestOffset,
             @JsonProperty("next_since") long nextSince,
             @JsonProperty("has_more") boolean hasMore) {

@@ -37,7 +37,7 @@ import reactor.core.publisher.Mono;
  * the task id derive from it, so a repeat collides (409 {@code conflict}) instead of creating twice.
  */
 @Component
-final class TaskStarter {
+public final class TaskStarter {
 
     /** How long a create with webhooks waits for them to be listed; the task is accepted either way. */
     private static final Duration WEBHOOKS_VISIBLE = Duration.ofSeconds(5);
@@ -71,7 +71,7 @@ final class TaskStarter {
     }
 
     /** The caller's confirmed files, in order; the first that is not one is 400 {@code invalid_param} naming it. */
-    Mono<List<Attachment>> attachments(OwnerId owner, List<AttachmentRequest> requested) {
+    public Mono<List<Attachment>> attachments(OwnerId owner, List<AttachmentRequest> requested) {
         return Flux.range(0, requested.size())
                 .concatMap(index -> {
                     AttachmentRequest attachment = requested.get(index);

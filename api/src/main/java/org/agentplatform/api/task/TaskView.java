@@ -4,13 +4,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.kernel.task.TaskStatus;
-import org.agentplatform.query.task.TaskLogEntry;
-import org.agentplatform.query.task.TaskReads;
+import org.agentplatform.api.channel.EntryView;
+import org.agentplatform.query.channel.ChannelEntry;
+import org.agentplatform.query.channel.ChannelReads;
 import org.agentplatform.query.task.TaskRecord;
 
 /**
@@ -43,28 +43,6 @@ record TaskView(
     record ErrorView(String code, String message) {
     }
 
-    /** One log row: fields that do not apply to its kind are left out. */
-    @JsonInclude(JsonInclude.Include.NON_NULL)
-    record EntryView(
-            long offset,
-            String kind,
-            int turn,
-            String role,
-            String status,
-            @JsonProperty("final") Boolean isFinal,
-            String text,
-            List<Object> attachments,
-            Map<String, Object> data,
-            Instant timestamp) {
-
-        static EntryView of(TaskLogEntry entry) {
-            Boolean terminal = entry.status() == null ? null
-                    : TaskStatus.fromWireName(entry.status()).map(status -> status.isTerminal()).orElse(false);
-            return new EntryView(entry.offset(), entry.kind(), entry.turn(), entry.role(), entry.status(), terminal, entry.text(),
-                    entry.attachments().isEmpty() ? null : entry.attachments(), entry.data(), entry.occurredAt());
-        }
-    }
-
     /** A task just created whose snapshot is not readable yet: what the create itself knows. */
     static TaskView accepted(TaskId task, String contextId, AgentId agent, TaskOrigin origin, Instant deadline, Instant now) {
         return new TaskView(task.toString(), contextId, agent.toString(), TaskStatus.QUEUED.wireName(), false, origin.wireName(), null,
@@ -75,12 +53,18 @@ record TaskView(
         return of(task, null);
     }
 
-    static TaskView of(TaskRecord task, TaskReads.History history) {
+    static TaskView of(TaskRecord task, ChannelReads.History history) {
         ErrorView error = TaskError.of(task).map(failure -> new ErrorView(failure.code(), failure.message())).orElse(null);
         return new TaskView(task.id().toString(), task.contextId(), task.agentId().toString(), task.status().wireName(),
                 task.status().isTerminal(), task.origin().wireName(), task.text(), error != null, error, task.deadline(),
                 task.changeOffset(), task.lastOffset(), task.createdAt(), task.updatedAt(),
-                history == null ? null : history.entries().stream().filter(entry -> entry.role() != null).map(EntryView::of).toList(),
+                history == null ? null : history.entries().stream().filter(entry -> entry.role() != null).map(TaskView::entry).toList(),
                 history == null ? null : history.truncated());
+    }
+
+    /** A row of a task's log; a status row is final when the task's status is terminal. */
+    static EntryView entry(ChannelEntry entry) {
+        return EntryView.of(entry, entry.status() == null ? null
+                : TaskStatus.fromWireName(entry.status()).map(TaskStatus::isTerminal).orElse(false));
     }
 }

@@ -20,8 +20,10 @@ import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.kernel.task.TaskStatus;
 import org.agentplatform.query.feed.ChangeFeed;
-import org.agentplatform.query.task.TaskLogEntry;
-import org.agentplatform.query.task.TaskProjection;
+import org.agentplatform.api.channel.ChannelStream;
+import org.agentplatform.query.channel.ChannelEntry;
+import org.agentplatform.query.channel.ChannelLog;
+import org.agentplatform.query.channel.ChannelReads;
 import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
 import org.junit.jupiter.api.Test;
@@ -69,7 +71,7 @@ class TaskStreamTest {
     }
 
     private static List<ServerSentEvent<String>> stream(Store store, long cursor) {
-        TaskStream stream = new TaskStream(store, store, JsonMapper.builder().build(), Duration.ofSeconds(15), new OpenStreams());
+        TaskStream stream = new TaskStream(store, new ChannelStream(store, JsonMapper.builder().build(), Duration.ofSeconds(15), new OpenStreams()));
         return stream.after(store.record(false), cursor).collectList().block(Duration.ofSeconds(10));
     }
 
@@ -111,9 +113,9 @@ class TaskStreamTest {
         }
 
         @Override
-        public Flux<TaskLogEntry> log(TaskId taskId, long since, boolean withChunks, int limit) {
+        public Flux<ChannelEntry> log(TaskId taskId, long since, boolean withChunks, int limit) {
             return Flux.defer(() -> {
-                List<TaskLogEntry> rows = rows(committed).stream().filter(row -> row.offset() > since).limit(limit).toList();
+                List<ChannelEntry> rows = rows(committed).stream().filter(row -> row.offset() > since).limit(limit).toList();
                 afterRead();
                 return Flux.fromIterable(rows);
             });
@@ -129,7 +131,7 @@ class TaskStreamTest {
         private void commit() {
             if (!committed) {
                 committed = true;
-                listeners.forEach(listener -> listener.next(new Change(TaskProjection.CHANNEL, TASK + ":" + offset(4, 1))));
+                listeners.forEach(listener -> listener.next(new Change(ChannelLog.NOTIFICATIONS, TASK + ":" + offset(4, 1))));
             }
         }
 
@@ -140,8 +142,8 @@ class TaskStreamTest {
                     answered ? offset(4, 1) : offset(2, 2), answered ? offset(4, 1) : offset(2, 0), null, answered ? 2 : 1, AT, AT);
         }
 
-        private static List<TaskLogEntry> rows(boolean answered) {
-            List<TaskLogEntry> rows = new ArrayList<>(List.of(
+        private static List<ChannelEntry> rows(boolean answered) {
+            List<ChannelEntry> rows = new ArrayList<>(List.of(
                     row(offset(1, 0), "user_message", null),
                     row(offset(1, 1), "task_status", "queued"),
                     row(offset(2, 0), "task_status", "running"),
@@ -154,8 +156,8 @@ class TaskStreamTest {
             return rows;
         }
 
-        private static TaskLogEntry row(long offset, String kind, String status) {
-            return new TaskLogEntry(offset, kind, 1, status == null ? "agent" : null, status, status == null ? "text" : null, List.of(),
+        private static ChannelEntry row(long offset, String kind, String status) {
+            return new ChannelEntry(offset, kind, 1, status == null ? "agent" : null, status, status == null ? "text" : null, List.of(),
                     Map.of(), AT);
         }
 
@@ -173,7 +175,7 @@ class TaskStreamTest {
         }
 
         @Override
-        public Mono<History> history(TaskId taskId, int cap) {
+        public Mono<ChannelReads.History> history(TaskId taskId, int cap) {
             throw new UnsupportedOperationException();
         }
 

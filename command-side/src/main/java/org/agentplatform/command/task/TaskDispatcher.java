@@ -3,6 +3,9 @@ package org.agentplatform.command.task;
 import java.util.concurrent.Executor;
 import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.instance.ReadinessCheck;
+import org.agentplatform.command.turn.AgentRuntime;
+import org.agentplatform.command.turn.AgentTurn;
+import org.agentplatform.command.turn.RuntimeHandOff;
 import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
 import org.agentplatform.kernel.instance.InstanceId;
@@ -61,34 +64,26 @@ public class TaskDispatcher {
 
     @EventHandler
     void on(TaskStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
-        TaskTurn turn = new TaskTurn(event.task(), event.turn(), event.runtimeEpoch(), globalIndex, event.message());
+        AgentTurn turn = AgentTurn.of(event.task(), event.turn(), event.runtimeEpoch(), globalIndex, event.message());
         executor.execute(() -> runtime.startTurn(turn));
     }
 
     /** The caller's answer goes to the runtime at its current epoch; an instance that stopped meanwhile fails the task. */
     @EventHandler
     void on(TaskContinued event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
-        executor.execute(() -> {
-            ReadinessCheck check = ReadinessCheck.of(commands, event.task().instanceId());
-            if (check.isGone()) {
-                offline(event.taskId(), event.turn(), "The agent's instance is gone");
-            } else if (check.readiness().isServing()) {
-                runtime.startTurn(new TaskTurn(event.task(), event.turn(), check.readiness().runtimeEpoch(), globalIndex,
-                        event.message()));
-            } else {
-                offline(event.taskId(), event.turn(), "The agent's instance is " + check.readiness().status().wireName());
-            }
-        });
+        executor.execute(() -> RuntimeHandOff.handOff(commands, runtime, event.task().instanceId(),
+                epoch -> AgentTurn.of(event.task(), event.turn(), epoch, globalIndex, event.message()),
+                reason -> offline(event.taskId(), event.turn(), reason)));
     }
 
     @EventHandler
     void on(TaskCanceled event) {
-        executor.execute(() -> runtime.stopTurn(event.taskId()));
+        executor.execute(() -> runtime.stopTurn(event.taskId().value()));
     }
 
     @EventHandler
     void on(TaskTimedOut event) {
-        executor.execute(() -> runtime.stopTurn(event.taskId()));
+        executor.execute(() -> runtime.stopTurn(event.taskId().value()));
     }
 
     /** Starts every queued task of an instance that serves (also what the sweeper calls). */

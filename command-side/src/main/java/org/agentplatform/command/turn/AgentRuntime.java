@@ -1,16 +1,16 @@
-package org.agentplatform.command.task;
+package org.agentplatform.command.turn;
 
-import org.agentplatform.kernel.task.TaskId;
+import java.util.UUID;
 
 /**
- * Port: the agents of an instance's runtime, to which task turns are delivered. A turn runs at least
- * once (a turn started again, after a crash, runs again; what it already streamed is not repeated) and
- * its outcome is reported to {@link TurnReports}.
+ * Port: the agents of an instance's runtime, to which the turns of tasks and conversations are delivered. A
+ * turn runs at least once (a turn started again, after a crash, runs again; what it already streamed is not
+ * repeated) and its outcome is reported to {@link TurnReports}.
  */
 public interface AgentRuntime {
 
-    void startTurn(TaskTurn turn);
+    void startTurn(AgentTurn turn);
 
-    /** Stops the task's running turn, if there is one; an outcome that still comes is refused by the task. */
-    void stopTurn(TaskId task);
+    /** Stops the running turn of a task or conversation ({@code channel}), if there is one; an outcome that still comes is refused. */
+    void stopTurn(UUID channel);
 }

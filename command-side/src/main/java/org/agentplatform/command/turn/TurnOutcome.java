@@ -1,9 +1,9 @@
-package org.agentplatform.command.task;
+package org.agentplatform.command.turn;
 
 /** How an agent's turn ended, as its runtime reports it. */
 public sealed interface TurnOutcome {
 
-    /** The agent answered; the task is completed. */
+    /** The agent answered: the task (or the conversation's turn) is completed. */
     record Replied(String text) implements TurnOutcome {
     }
 

@@ -1,13 +1,16 @@
-package org.agentplatform.command.task;
+package org.agentplatform.command.turn;
 
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.agentplatform.command.ProcessCommands;
-import org.agentplatform.command.task.TurnOutcome.AgentFailed;
-import org.agentplatform.command.task.TurnOutcome.NeedsAuth;
-import org.agentplatform.command.task.TurnOutcome.NeedsInput;
-import org.agentplatform.command.task.TurnOutcome.Rejected;
-import org.agentplatform.command.task.TurnOutcome.Replied;
-import org.agentplatform.command.task.TurnOutcome.Unavailable;
+import org.agentplatform.command.turn.TurnOutcome.AgentFailed;
+import org.agentplatform.command.turn.TurnOutcome.NeedsAuth;
+import org.agentplatform.command.turn.TurnOutcome.NeedsInput;
+import org.agentplatform.command.turn.TurnOutcome.Rejected;
+import org.agentplatform.command.turn.TurnOutcome.Replied;
+import org.agentplatform.command.turn.TurnOutcome.Unavailable;
+import org.agentplatform.kernel.conversation.ConversationCommand.EndTurn;
+import org.agentplatform.kernel.conversation.ConversationId;
 import org.agentplatform.kernel.error.CommandRefused;
 import org.agentplatform.kernel.task.TaskCommand.CompleteTask;
 import org.agentplatform.kernel.task.TaskCommand.FailTask;
@@ -17,9 +20,10 @@ import org.agentplatform.kernel.task.TaskCommand.RequestTaskInput;
 import org.agentplatform.kernel.task.TaskFailure;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TaskStatus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 
-/** Where runtimes report how a turn ended: each outcome becomes the task's command for that turn. */
+/** Where runtimes report how a turn ended: each outcome becomes the command of the task or conversation for that turn. */
 public final class TurnReports {
 
     private final CommandGateway commands;
@@ -29,11 +33,24 @@ public final class TurnReports {
     }
 
     /**
-     * Completes once the task has taken the outcome or refused it (the turn was over: canceled, timed
-     * out); fails only when it is unknown whether the task took it, so the runtime can report again.
+     * Completes once the task or conversation has taken the outcome or refused it (the turn was over: canceled,
+     * timed out); fails only when it is unknown whether it took it, so the runtime can report again.
      */
-    public CompletableFuture<Void> report(TaskId task, int turn, TurnOutcome outcome) {
-        Object command = switch (outcome) {
+    public CompletableFuture<Void> report(AgentTurn.Kind kind, UUID channel, int turn, TurnOutcome outcome) {
+        Object command = switch (kind) {
+            case TASK -> taskCommand(new TaskId(channel), turn, outcome);
+            case CONVERSATION -> conversationCommand(new ConversationId(channel), turn, outcome);
+        };
+        return commands.send(command).handle((result, failure) -> {
+            if (failure != null && !(ProcessCommands.unwrap(failure) instanceof CommandRefused)) {
+                throw new IllegalStateException("The " + kind.wireName() + " did not take the turn's outcome", failure);
+            }
+            return null;
+        });
+    }
+
+    private static Object taskCommand(TaskId task, int turn, TurnOutcome outcome) {
+        return switch (outcome) {
             case Replied replied -> new CompleteTask(task, turn, TaskMessage.agent(replied.text()));
             case NeedsInput input -> new RequestTaskInput(task, turn, TaskMessage.agent(input.text()));
             case NeedsAuth auth -> new RequestTaskAuth(task, turn, TaskMessage.agent(auth.text()));
@@ -42,11 +59,18 @@ public final class TurnReports {
             case Rejected rejected -> new RejectTask(task, turn, rejected.reason());
             case Unavailable unavailable -> new FailTask(task, turn, new TaskFailure(unavailable.code(), unavailable.message()), null);
         };
-        return commands.send(command).handle((result, failure) -> {
-            if (failure != null && !(ProcessCommands.unwrap(failure) instanceof CommandRefused)) {
-                throw new IllegalStateException("The task did not take the turn's outcome", failure);
-            }
-            return null;
-        });
+    }
+
+    private static EndTurn conversationCommand(ConversationId conversation, int turn, TurnOutcome outcome) {
+        return switch (outcome) {
+            case Replied replied -> new EndTurn(conversation, turn, TaskStatus.COMPLETED, TaskMessage.agent(replied.text()), null);
+            case NeedsInput input -> new EndTurn(conversation, turn, TaskStatus.INPUT_REQUIRED, TaskMessage.agent(input.text()), null);
+            case NeedsAuth auth -> new EndTurn(conversation, turn, TaskStatus.AUTH_REQUIRED, TaskMessage.agent(auth.text()), null);
+            case AgentFailed failed -> new EndTurn(conversation, turn, TaskStatus.FAILED, TaskMessage.agent(failed.text()),
+                    new TaskFailure(TaskFailure.AGENT_REPLY_ERROR, failed.message()));
+            case Rejected rejected -> new EndTurn(conversation, turn, TaskStatus.REJECTED, TaskMessage.agent(rejected.reason()), null);
+            case Unavailable unavailable -> new EndTurn(conversation, turn, TaskStatus.FAILED, null,
+                    new TaskFailure(unavailable.code(), unavailable.message()));
+        };
     }
 }

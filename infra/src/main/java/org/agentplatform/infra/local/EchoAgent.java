@@ -1,14 +1,16 @@
 package org.agentplatform.infra.local;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.agentplatform.command.task.TurnOutcome;
+import org.agentplatform.command.turn.TurnOutcome;
+import org.agentplatform.infra.model.ModelBackends.ChatMessage;
 import org.agentplatform.kernel.task.Attachment;
 import org.agentplatform.kernel.task.TaskMessage;
-import org.agentplatform.query.task.TaskChunks;
+import org.agentplatform.query.channel.ChannelChunks;
 
 /**
  * The local runtime's deterministic agent. It answers {@code "echo: <message>"}, streamed as deltas, and
@@ -21,7 +23,9 @@ import org.agentplatform.query.task.TaskChunks;
  * crashes), {@code hang} (never answers). {@code deltas}: how many {@code agent_reply_delta} chunks the
  * reply streams as (default one per word, at most 64); {@code think}/{@code progress}: that many
  * {@code agent_thought_chunk}/{@code agent_message_chunk} chunks first; {@code take_ms}: how long the
- * turn takes, spread evenly. Unknown keys are ignored; numbers are clamped.
+ * turn takes, spread evenly. A bare {@code history} makes the reply recount the earlier turns of the task or
+ * conversation (how many, and the first words of each message), to show the agent answers with the whole
+ * conversation as context. Unknown keys are ignored; numbers are clamped.
  */
 final class EchoAgent {
 
@@ -44,23 +48,26 @@ final class EchoAgent {
     private EchoAgent() {
     }
 
-    static Plan plan(TaskMessage message) {
+    /** @param earlier the earlier turns as chat messages, oldest first (the caller's, then the agent's answer) */
+    static Plan plan(TaskMessage message, List<ChatMessage> earlier) {
         Map<String, String> directives = new HashMap<>();
         StringBuilder text = new StringBuilder();
         for (String line : message.text().split("\n", -1)) {
-            String stripped = line.strip();
-            if (stripped.equals(DIRECTIVE) || stripped.startsWith(DIRECTIVE + " ")) {
-                for (String pair : stripped.substring(DIRECTIVE.length()).strip().split("\\s+")) {
+            if (isDirective(line)) {
+                for (String pair : line.strip().substring(DIRECTIVE.length()).strip().split("\\s+")) {
                     int equals = pair.indexOf('=');
                     if (equals > 0) {
                         directives.put(pair.substring(0, equals).toLowerCase(Locale.ROOT), pair.substring(equals + 1));
+                    } else if (!pair.isEmpty()) {
+                        directives.put(pair.toLowerCase(Locale.ROOT), "");
                     }
                 }
             } else {
                 text.append(text.isEmpty() ? "" : "\n").append(line);
             }
         }
-        String said = text.toString().strip() + attachmentNote(message.attachments());
+        String said = text.toString().strip() + attachmentNote(message.attachments())
+                + (directives.containsKey("history") ? historyNote(earlier) : "");
         String then = directives.getOrDefault("then", "complete").toLowerCase(Locale.ROOT);
         String reply = switch (then) {
             case "input" -> "echo needs more input: " + said;
@@ -82,16 +89,16 @@ final class EchoAgent {
         List<Chunk> chunks = new ArrayList<>();
         int thoughts = number(directives, "think", 0, MAX_CHUNKS);
         for (int index = 1; index <= thoughts; index++) {
-            chunks.add(new Chunk(TaskChunks.AGENT_THOUGHT_CHUNK, "thinking (" + index + "/" + thoughts + ")"));
+            chunks.add(new Chunk(ChannelChunks.AGENT_THOUGHT_CHUNK, "thinking (" + index + "/" + thoughts + ")"));
         }
         int notes = number(directives, "progress", 0, MAX_CHUNKS);
         for (int index = 1; index <= notes; index++) {
-            chunks.add(new Chunk(TaskChunks.AGENT_MESSAGE_CHUNK, "working (" + index + "/" + notes + ")"));
+            chunks.add(new Chunk(ChannelChunks.AGENT_MESSAGE_CHUNK, "working (" + index + "/" + notes + ")"));
         }
         if (!"reject".equals(then)) {
             int words = reply.split("\\s+").length;
             int deltas = number(directives, "deltas", Math.min(words, DEFAULT_MAX_DELTAS), MAX_CHUNKS);
-            split(reply, Math.max(1, deltas)).forEach(piece -> chunks.add(new Chunk(TaskChunks.AGENT_REPLY_DELTA, piece)));
+            split(reply, Math.max(1, deltas)).forEach(piece -> chunks.add(new Chunk(ChannelChunks.AGENT_REPLY_DELTA, piece)));
         }
         long take = number(directives, "take_ms", 0, MAX_TAKE_MS);
         return new Plan(List.copyOf(chunks), take / (chunks.size() + 1), outcome);
@@ -108,6 +115,28 @@ final class EchoAgent {
             result.add(new String(codePoints, start, end - start));
         }
         return result;
+    }
+
+    /** {@code " (2 earlier turns: "first words", "of each")"}: the earlier messages of the caller, by their first three words. */
+    private static String historyNote(List<ChatMessage> earlier) {
+        List<String> openings = earlier.stream()
+                .filter(message -> "user".equals(message.role()))
+                .map(message -> {
+                    String[] words = withoutDirectives(message.content()).strip().split("\\s+");
+                    return "\"" + String.join(" ", Arrays.asList(words).subList(0, Math.min(3, words.length))) + "\"";
+                })
+                .toList();
+        String turns = openings.size() + " earlier turn" + (openings.size() == 1 ? "" : "s");
+        return openings.isEmpty() ? " (" + turns + ")" : " (" + turns + ": " + String.join(", ", openings) + ")";
+    }
+
+    private static boolean isDirective(String line) {
+        String stripped = line.strip();
+        return stripped.equals(DIRECTIVE) || stripped.startsWith(DIRECTIVE + " ");
+    }
+
+    private static String withoutDirectives(String text) {
+        return String.join("\n", text.lines().filter(line -> !isDirective(line)).toList());
     }
 
     private static String attachmentNote(List<Attachment> attachments) {

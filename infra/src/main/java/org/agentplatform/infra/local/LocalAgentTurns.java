@@ -15,25 +15,23 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.agentplatform.command.task.TaskTurn;
-import org.agentplatform.command.task.TurnOutcome;
-import org.agentplatform.command.task.TurnOutcome.AgentFailed;
-import org.agentplatform.command.task.TurnOutcome.NeedsAuth;
-import org.agentplatform.command.task.TurnOutcome.NeedsInput;
-import org.agentplatform.command.task.TurnOutcome.Rejected;
-import org.agentplatform.command.task.TurnOutcome.Replied;
-import org.agentplatform.command.task.TurnOutcome.Unavailable;
-import org.agentplatform.command.task.TurnReports;
+import org.agentplatform.command.turn.AgentTurn;
+import org.agentplatform.command.turn.TurnOutcome;
+import org.agentplatform.command.turn.TurnOutcome.AgentFailed;
+import org.agentplatform.command.turn.TurnOutcome.NeedsAuth;
+import org.agentplatform.command.turn.TurnOutcome.NeedsInput;
+import org.agentplatform.command.turn.TurnOutcome.Rejected;
+import org.agentplatform.command.turn.TurnOutcome.Replied;
+import org.agentplatform.command.turn.TurnOutcome.Unavailable;
+import org.agentplatform.command.turn.TurnReports;
 import org.agentplatform.infra.model.ModelBackends;
 import org.agentplatform.infra.model.ModelBackends.ChatMessage;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
-import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskMessage;
-import org.agentplatform.kernel.task.TaskRef;
-import org.agentplatform.query.task.TaskChunks;
-import org.agentplatform.query.task.TaskChunks.Written;
+import org.agentplatform.query.channel.ChannelChunks;
+import org.agentplatform.query.channel.ChannelChunks.Written;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -42,7 +40,7 @@ import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The local runtime's side of tasks: runs each turn with the agent's model (the scriptable
+ * The local runtime's side of tasks and conversations: runs each turn with the agent's model (the scriptable
  * {@link EchoAgent}, or the OpenAI-compatible endpoint, streamed), writes its chunks, and reports its
  * outcome. A turn is recorded before it runs and its outcome before it is reported, so after a crash a
  * turn runs again (chunks already written are not repeated) and an outcome is reported again.
@@ -56,7 +54,7 @@ final class LocalAgentTurns {
     private final MeterRegistry meters;
     private final Map<String, Timer> turnTimers = new ConcurrentHashMap<>();
     private final JdbcTemplate jdbc;
-    private final TaskChunks chunks;
+    private final ChannelChunks chunks;
     private final TurnReports reports;
     private final ModelBackends backends;
     private final ScheduledExecutorService timers;
@@ -64,26 +62,26 @@ final class LocalAgentTurns {
     private final Clock clock;
     private final Duration staleAfter;
     private final String node = UUID.randomUUID().toString();
-    private final Map<TaskId, Live> live = new ConcurrentHashMap<>();
+    private final Map<UUID, Live> live = new ConcurrentHashMap<>();
 
     /** A turn running on this node. */
     private static final class Live {
 
-        private final TaskTurn turn;
+        private final AgentTurn turn;
         private final long startedNanos = System.nanoTime();
         private volatile boolean over;
         private volatile Disposable stream;
 
-        Live(TaskTurn turn) {
+        Live(AgentTurn turn) {
             this.turn = turn;
         }
 
-        TaskId task() {
-            return turn.task().taskId();
+        UUID channel() {
+            return turn.channel();
         }
     }
 
-    LocalAgentTurns(JdbcTemplate jdbc, TaskChunks chunks, TurnReports reports, ModelBackends backends, ScheduledExecutorService timers,
+    LocalAgentTurns(JdbcTemplate jdbc, ChannelChunks chunks, TurnReports reports, ModelBackends backends, ScheduledExecutorService timers,
             Executor workers, Clock clock, Duration staleAfter, MeterRegistry meters) {
         this.meters = meters;
         this.jdbc = jdbc;
@@ -97,14 +95,14 @@ final class LocalAgentTurns {
     }
 
     /** Runs the turn unless it is known already; a known one is reported again or taken over when its node went silent. */
-    void start(TaskTurn turn) {
-        TaskRef task = turn.task();
+    void start(AgentTurn turn) {
         OffsetDateTime now = now();
-        int inserted = jdbc.update("INSERT INTO local_task_turn (task_id, turn, instance_id, agent_id, owner_id, context_id,"
+        int inserted = jdbc.update("INSERT INTO local_turn (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id,"
                         + " runtime_epoch, log_window, input, state, claimed_by, heartbeat_at, created_at, updated_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                task.taskId().value(), turn.turn(), task.instanceId().value(), task.agentId().value(), task.ownerId().value(),
-                task.contextId(), turn.runtimeEpoch(), turn.logWindow(), JSON.writeValueAsString(turn.message()), node, now, now, now);
+                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                turn.kind().wireName(), turn.channel(), turn.turn(), turn.instanceId().value(), turn.agentId().value(),
+                turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(), turn.logWindow(), JSON.writeValueAsString(turn.message()),
+                node, now, now, now);
         if (inserted == 1) {
             run(turn);
         } else {
@@ -112,19 +110,18 @@ final class LocalAgentTurns {
         }
     }
 
-    void stop(TaskId task) {
-        Live running = live.remove(task);
+    void stop(UUID channel) {
+        Live running = live.remove(channel);
         if (running != null) {
             end(running);
         }
-        jdbc.update("UPDATE local_task_turn SET state = 'stopped', updated_at = ? WHERE task_id = ? AND state = 'running'", now(),
-                task.value());
+        jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND state = 'running'", now(), channel);
     }
 
     /** The instance stopped, restarted or was destroyed: its running turns end without an answer from the agent. */
     void abortOn(InstanceId instance, String why) {
-        live.values().stream().filter(running -> running.turn.task().instanceId().equals(instance)).forEach(running -> {
-            live.remove(running.task(), running);
+        live.values().stream().filter(running -> running.turn.instanceId().equals(instance)).forEach(running -> {
+            live.remove(running.channel(), running);
             end(running);
             finish(running.turn, new Unavailable(AGENT_OFFLINE, why));
         });
@@ -135,31 +132,32 @@ final class LocalAgentTurns {
      * were recorded but not taken (the sweeper calls this).
      */
     void recover() {
-        live.values().forEach(running -> jdbc.update("UPDATE local_task_turn SET heartbeat_at = ? WHERE task_id = ? AND turn = ?"
-                + " AND claimed_by = ? AND state = 'running'", now(), running.task().value(), running.turn.turn(), node));
+        live.values().forEach(running -> jdbc.update("UPDATE local_turn SET heartbeat_at = ? WHERE channel_id = ? AND turn = ?"
+                + " AND claimed_by = ? AND state = 'running'", now(), running.channel(), running.turn.turn(), node));
         OffsetDateTime stale = OffsetDateTime.ofInstant(clock.instant().minus(staleAfter), ZoneOffset.UTC);
-        List<TaskTurn> orphans = jdbc.query("UPDATE local_task_turn SET claimed_by = ?, heartbeat_at = ?, updated_at = ?"
-                        + " WHERE state = 'running' AND heartbeat_at < ? RETURNING task_id, turn, instance_id, agent_id, owner_id,"
+        List<AgentTurn> orphans = jdbc.query("UPDATE local_turn SET claimed_by = ?, heartbeat_at = ?, updated_at = ?"
+                        + " WHERE state = 'running' AND heartbeat_at < ? RETURNING kind, channel_id, turn, instance_id, agent_id, owner_id,"
                         + " context_id, runtime_epoch, log_window, input::text AS input",
-                (row, index) -> new TaskTurn(new TaskRef(new TaskId(row.getObject("task_id", UUID.class)),
+                (row, index) -> new AgentTurn(AgentTurn.Kind.fromWireName(row.getString("kind")), row.getObject("channel_id", UUID.class),
                         new OwnerId(row.getObject("owner_id", UUID.class)), new AgentId(row.getObject("agent_id", UUID.class)),
-                        new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id")), row.getInt("turn"),
+                        new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id"), row.getInt("turn"),
                         row.getLong("runtime_epoch"), row.getLong("log_window"), JSON.readValue(row.getString("input"), TaskMessage.class)),
                 node, now(), now(), stale);
         orphans.forEach(turn -> {
-            log.atInfo().addKeyValue("task_id", turn.task().taskId().toString()).addKeyValue("turn", turn.turn())
+            log.atInfo().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
                     .log("taking over a turn whose node went silent");
             run(turn);
         });
-        jdbc.query("SELECT task_id, turn, outcome::text AS outcome FROM local_task_turn WHERE state = 'finished' AND updated_at < ?",
+        jdbc.query("SELECT kind, channel_id, turn, outcome::text AS outcome FROM local_turn WHERE state = 'finished' AND updated_at < ?",
                 row -> {
-                    report(new TaskId(row.getObject("task_id", UUID.class)), row.getInt("turn"), decode(row.getString("outcome")));
+                    report(AgentTurn.Kind.fromWireName(row.getString("kind")), row.getObject("channel_id", UUID.class), row.getInt("turn"),
+                            decode(row.getString("outcome")));
                 }, stale);
     }
 
-    private void run(TaskTurn turn) {
+    private void run(AgentTurn turn) {
         Live running = new Live(turn);
-        Live previous = live.put(running.task(), running);
+        Live previous = live.put(running.channel(), running);
         if (previous != null) {
             end(previous);
         }
@@ -172,12 +170,13 @@ final class LocalAgentTurns {
             try {
                 action.run();
             } catch (RuntimeException failure) {
-                log.atWarn().addKeyValue("task_id", running.task().toString()).setCause(failure).log("the turn failed");
+                log.atWarn().addKeyValue(running.turn.kind().wireName() + "_id", running.channel().toString()).setCause(failure)
+                        .log("the turn failed");
                 try {
-                    complete(running, new Unavailable("internal_error", "The agent's runtime failed while it worked on the task"));
+                    complete(running, new Unavailable("internal_error", "The agent's runtime failed while it worked on the turn"));
                 } catch (RuntimeException alsoFailing) {
                     // the outcome could not be recorded either: the stale-turn sweep (recover) fails the turn later
-                    log.atWarn().addKeyValue("task_id", running.task().toString()).setCause(alsoFailing)
+                    log.atWarn().addKeyValue(running.turn.kind().wireName() + "_id", running.channel().toString()).setCause(alsoFailing)
                             .log("the failed turn could not be recorded; the stale-turn sweep will");
                 }
             }
@@ -185,13 +184,13 @@ final class LocalAgentTurns {
     }
 
     private void begin(Live running) {
-        TaskRef task = running.turn.task();
+        AgentTurn turn = running.turn;
         List<Map<String, Object>> found = jdbc.queryForList("SELECT i.state, i.runtime_epoch, a.model, a.instructions"
                 + " FROM local_instance i LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?"
-                + " WHERE i.instance_id = ?", task.agentId().value(), task.instanceId().value());
+                + " WHERE i.instance_id = ?", turn.agentId().value(), turn.instanceId().value());
         if (found.isEmpty() || !"running".equals(found.getFirst().get("state"))
                 || ((Number) found.getFirst().get("runtime_epoch")).longValue() > running.turn.runtimeEpoch()) {
-            complete(running, new Unavailable(AGENT_OFFLINE, "The agent's instance is not running the runtime this task was sent to"));
+            complete(running, new Unavailable(AGENT_OFFLINE, "The agent's instance is not running the runtime this turn was sent to"));
             return;
         }
         String model = (String) found.getFirst().get("model");
@@ -200,7 +199,7 @@ final class LocalAgentTurns {
             return;
         }
         if (backends.isEcho(model)) {
-            EchoAgent.Plan plan = EchoAgent.plan(running.turn.message());
+            EchoAgent.Plan plan = EchoAgent.plan(running.turn.message(), earlierTurns(running));
             later(running, plan.stepDelayMs(), () -> step(running, plan, 0));
         } else {
             ask(running, model, (String) found.getFirst().get("instructions"));
@@ -222,26 +221,35 @@ final class LocalAgentTurns {
             return;
         }
         int until = plan.stepDelayMs() > 0 ? index + 1 : plan.chunks().size();
-        List<TaskChunks.Chunk> batch = new ArrayList<>();
+        List<ChannelChunks.Chunk> batch = new ArrayList<>();
         for (int seq = index; seq < until; seq++) {
             EchoAgent.Chunk chunk = plan.chunks().get(seq);
-            batch.add(new TaskChunks.Chunk(seq, chunk.kind(), chunk.text()));
+            batch.add(new ChannelChunks.Chunk(seq, chunk.kind(), chunk.text()));
         }
-        if (chunks.append(running.task(), running.turn.turn(), running.turn.logWindow(), batch) == Written.TURN_OVER) {
+        if (chunks.append(running.channel(), running.turn.turn(), running.turn.logWindow(), batch) == Written.TURN_OVER) {
             forget(running);
             return;
         }
         later(running, plan.stepDelayMs(), () -> step(running, plan, until));
     }
 
-    /** Streams the model's reply from the OpenAI-compatible endpoint, with the task's earlier turns as the chat. */
-    private void ask(Live running, String model, String instructions) {
+    /**
+     * The earlier turns of the task or conversation that the agent answered, oldest first, as chat messages: each
+     * the caller's message, then the agent's answer.
+     */
+    private List<ChatMessage> earlierTurns(Live running) {
         List<ChatMessage> chat = new ArrayList<>();
-        jdbc.query("SELECT input::text AS input, outcome::text AS outcome FROM local_task_turn WHERE task_id = ? AND turn < ?"
+        jdbc.query("SELECT input::text AS input, outcome::text AS outcome FROM local_turn WHERE channel_id = ? AND turn < ?"
                 + " AND outcome IS NOT NULL ORDER BY turn", row -> {
                     chat.add(new ChatMessage("user", JSON.readValue(row.getString("input"), TaskMessage.class).text()));
                     chat.add(new ChatMessage("assistant", textOf(decode(row.getString("outcome")))));
-                }, running.task().value(), running.turn.turn());
+                }, running.channel(), running.turn.turn());
+        return chat;
+    }
+
+    /** Streams the model's reply from the OpenAI-compatible endpoint, with the earlier turns as the chat. */
+    private void ask(Live running, String model, String instructions) {
+        List<ChatMessage> chat = earlierTurns(running);
         chat.add(new ChatMessage("user", running.turn.message().text()));
         StringBuilder reply = new StringBuilder();
         AtomicInteger seq = new AtomicInteger();
@@ -251,8 +259,8 @@ final class LocalAgentTurns {
                 .subscribe(
                         delta -> {
                             reply.append(delta);
-                            TaskChunks.Chunk chunk = new TaskChunks.Chunk(seq.getAndIncrement(), TaskChunks.AGENT_REPLY_DELTA, delta);
-                            if (chunks.append(running.task(), running.turn.turn(), running.turn.logWindow(), List.of(chunk))
+                            ChannelChunks.Chunk chunk = new ChannelChunks.Chunk(seq.getAndIncrement(), ChannelChunks.AGENT_REPLY_DELTA, delta);
+                            if (chunks.append(running.channel(), running.turn.turn(), running.turn.logWindow(), List.of(chunk))
                                     == Written.TURN_OVER) {
                                 forget(running);
                             }
@@ -285,28 +293,29 @@ final class LocalAgentTurns {
     }
 
     /** Records the outcome, then reports it; a report that fails is retried by {@link #recover}. */
-    private void finish(TaskTurn turn, TurnOutcome outcome) {
-        int recorded = jdbc.update("UPDATE local_task_turn SET state = 'finished', outcome = ?::jsonb, updated_at = ? WHERE task_id = ?"
-                + " AND turn = ? AND state = 'running'", encode(outcome), now(), turn.task().taskId().value(), turn.turn());
+    private void finish(AgentTurn turn, TurnOutcome outcome) {
+        int recorded = jdbc.update("UPDATE local_turn SET state = 'finished', outcome = ?::jsonb, updated_at = ? WHERE channel_id = ?"
+                + " AND turn = ? AND state = 'running'", encode(outcome), now(), turn.channel(), turn.turn());
         if (recorded == 1) {
-            report(turn.task().taskId(), turn.turn(), outcome);
+            report(turn.kind(), turn.channel(), turn.turn(), outcome);
         }
     }
 
-    private void report(TaskId task, int turn, TurnOutcome outcome) {
-        reports.report(task, turn, outcome).whenComplete((taken, failure) -> {
+    private void report(AgentTurn.Kind kind, UUID channel, int turn, TurnOutcome outcome) {
+        reports.report(kind, channel, turn, outcome).whenComplete((taken, failure) -> {
             if (failure == null) {
-                jdbc.update("UPDATE local_task_turn SET state = 'reported', updated_at = ? WHERE task_id = ? AND turn = ?"
-                        + " AND state = 'finished'", now(), task.value(), turn);
+                jdbc.update("UPDATE local_turn SET state = 'reported', updated_at = ? WHERE channel_id = ? AND turn = ?"
+                        + " AND state = 'finished'", now(), channel, turn);
             } else {
-                log.atWarn().addKeyValue("task_id", task.toString()).setCause(failure).log("turn outcome not reported; will retry");
+                log.atWarn().addKeyValue(kind.wireName() + "_id", channel.toString()).setCause(failure)
+                        .log("turn outcome not reported; will retry");
             }
         });
     }
 
     private void forget(Live running) {
         running.over = true;
-        live.remove(running.task(), running);
+        live.remove(running.channel(), running);
     }
 
     private static void end(Live running) {

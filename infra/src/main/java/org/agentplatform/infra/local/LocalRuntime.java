@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,9 +26,9 @@ import org.agentplatform.command.operation.RuntimeOutcome.Committed;
 import org.agentplatform.command.operation.RuntimeOutcome.HarnessOperation;
 import org.agentplatform.command.operation.RuntimeOutcome.PartiallyApplied;
 import org.agentplatform.command.operation.RuntimeOutcome.Refused;
-import org.agentplatform.command.task.AgentRuntime;
-import org.agentplatform.command.task.TaskTurn;
-import org.agentplatform.command.task.TurnReports;
+import org.agentplatform.command.turn.AgentRuntime;
+import org.agentplatform.command.turn.AgentTurn;
+import org.agentplatform.command.turn.TurnReports;
 import org.agentplatform.infra.catalog.LocalProvider;
 import org.agentplatform.infra.model.ModelBackends;
 import org.agentplatform.infra.model.ModelCatalog;
@@ -36,8 +37,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceKind;
 import org.agentplatform.kernel.operation.OperationError;
 import org.agentplatform.kernel.operation.OperationId;
-import org.agentplatform.kernel.task.TaskId;
-import org.agentplatform.query.task.TaskChunks;
+import org.agentplatform.query.channel.ChannelChunks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -79,7 +79,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
      * @param meters      where turn durations are recorded
      */
     public LocalRuntime(JdbcTemplate jdbc, TransactionTemplate transactions, ModelCatalog catalog, ModelBackends backends,
-            TaskChunks chunks, TurnReports reports, CronTasks tasks, SkillArchives archives, ScheduledExecutorService timers,
+            ChannelChunks chunks, TurnReports reports, CronTasks tasks, SkillArchives archives, ScheduledExecutorService timers,
             Executor workers, Clock clock, Duration staleTurns, MeterRegistry meters) {
         this.jdbc = jdbc;
         this.transactions = transactions;
@@ -269,16 +269,16 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         cron.runDue();
     }
 
-    // ---- tasks --------------------------------------------------------------------------------
+    // ---- turns of tasks and conversations --------------------------------------------------------------------------------
 
     @Override
-    public void startTurn(TaskTurn turn) {
+    public void startTurn(AgentTurn turn) {
         turns.start(turn);
     }
 
     @Override
-    public void stopTurn(TaskId task) {
-        turns.stop(task);
+    public void stopTurn(UUID channel) {
+        turns.stop(channel);
     }
 
     /** Keeps this node's turns alive, takes over silent nodes' turns, reports unreported outcomes (called by the sweeper). */

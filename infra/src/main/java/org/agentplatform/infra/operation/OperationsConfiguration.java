@@ -11,7 +11,7 @@ import org.agentplatform.api.instance.RuntimeFaults;
 import org.agentplatform.api.operation.OperationSettings;
 import org.agentplatform.command.CommandSideModule;
 import org.agentplatform.command.ProcessCommands;
-import org.agentplatform.command.task.TurnReports;
+import org.agentplatform.command.turn.TurnReports;
 import org.agentplatform.command.instance.InstanceLifecycle;
 import org.agentplatform.command.operation.OperationDispatcher;
 import org.agentplatform.command.operation.OperationProjector;
@@ -37,8 +37,8 @@ import org.agentplatform.query.instance.InstanceProjection;
 import org.agentplatform.query.instance.R2dbcInstanceReads;
 import org.agentplatform.query.operation.OperationViewProjection;
 import org.agentplatform.query.operation.R2dbcOperationReads;
-import org.agentplatform.query.task.TaskChunks;
-import org.agentplatform.query.task.TaskProjection;
+import org.agentplatform.query.channel.ChannelChunks;
+import org.agentplatform.query.channel.ChannelLog;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -77,10 +77,10 @@ public class OperationsConfiguration {
 
     @Bean
     LocalRuntime localRuntime(JdbcTemplate jdbc, PlatformTransactionManager transactions, ModelCatalog catalog, ModelBackends backends,
-            TaskChunks taskChunks, TurnReports turnReports, CommandGateway commands, SkillArchives skillArchives,
+            ChannelChunks channelChunks, TurnReports turnReports, CommandGateway commands, SkillArchives skillArchives,
             ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, Clock clock, PlatformProperties properties,
             MeterRegistry meters) {
-        return new LocalRuntime(jdbc, new TransactionTemplate(transactions), catalog, backends, taskChunks, turnReports,
+        return new LocalRuntime(jdbc, new TransactionTemplate(transactions), catalog, backends, channelChunks, turnReports,
                 command -> ProcessCommands.send(commands, command), skillArchives, runtimeTimers, runtimeExecutor, clock,
                 properties.tasks().turnTakeover(), meters);
     }
@@ -147,7 +147,7 @@ public class OperationsConfiguration {
     @Bean(destroyMethod = "close")
     PostgresChangeFeed changeFeed(DatabaseServer server) {
         return new PostgresChangeFeed(new PostgresqlConnectionFactory(DatabaseConfiguration.r2dbc(server.endpoint())),
-                List.of(OperationViewProjection.CHANNEL, TaskProjection.CHANNEL, ReadModelWaits.CHANNEL, DeadLetters.RETRY_CHANNEL));
+                List.of(OperationViewProjection.CHANNEL, ChannelLog.NOTIFICATIONS, ReadModelWaits.CHANNEL, DeadLetters.RETRY_CHANNEL));
     }
 
     @Bean

@@ -8,17 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.agentplatform.command.task.TaskDispatcher;
-import org.agentplatform.command.task.TaskTurn;
+import org.agentplatform.command.turn.AgentTurn;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.task.Attachment;
-import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskMessage;
-import org.agentplatform.kernel.task.TaskRef;
-import org.agentplatform.query.task.TaskChunks;
-import org.agentplatform.query.task.TaskOffsets;
+import org.agentplatform.query.channel.ChannelChunks;
+import org.agentplatform.query.channel.ChannelOffsets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -26,8 +24,8 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Recovers what the event-driven path of tasks can lose in a crash: queued tasks of running instances
- * that nobody started, and started turns the runtime never received (it takes over its own silent turns
+ * Recovers what the event-driven path of tasks and conversations can lose in a crash: queued tasks of running instances
+ * that nobody started, and started turns (of tasks and conversations) the runtime never received (it takes over its own silent turns
  * and reports unreported outcomes). Also prunes streaming chunks past their retention.
  */
 final class TaskSweeper {
@@ -40,11 +38,11 @@ final class TaskSweeper {
     private final JdbcTemplate jdbc;
     private final TaskDispatcher dispatcher;
     private final LocalRuntime runtime;
-    private final TaskChunks chunks;
+    private final ChannelChunks chunks;
     private final Clock clock;
     private final Duration chunkRetention;
 
-    TaskSweeper(JdbcTemplate jdbc, TaskDispatcher dispatcher, LocalRuntime runtime, TaskChunks chunks, Clock clock,
+    TaskSweeper(JdbcTemplate jdbc, TaskDispatcher dispatcher, LocalRuntime runtime, ChannelChunks chunks, Clock clock,
             Duration chunkRetention) {
         this.jdbc = jdbc;
         this.dispatcher = dispatcher;
@@ -59,22 +57,33 @@ final class TaskSweeper {
         jdbc.queryForList("SELECT DISTINCT t.instance_id FROM task_view t JOIN instance_view i ON i.id = t.instance_id"
                         + " WHERE t.status = 'queued' AND t.updated_at < ? AND i.status = 'running'", UUID.class, settled)
                 .forEach(instance -> dispatcher.dispatchQueuedOn(new InstanceId(instance)));
-        jdbc.query("SELECT t.id, t.owner_id, t.agent_id, t.instance_id, t.context_id, t.turn, t.change_offset, i.runtime_epoch, m.text,"
-                + " m.attachments::text AS attachments FROM task_view t JOIN instance_view i ON i.id = t.instance_id"
-                + " JOIN task_message m ON m.task_id = t.id AND m.turn = t.turn AND m.kind = 'user_message'"
-                + " WHERE t.status = 'running' AND t.updated_at < ?"
-                + " AND NOT EXISTS (SELECT 1 FROM local_task_turn l WHERE l.task_id = t.id AND l.turn = t.turn)", row -> {
-                    TaskRef task = new TaskRef(new TaskId(row.getObject("id", UUID.class)), new OwnerId(row.getObject("owner_id", UUID.class)),
-                            new AgentId(row.getObject("agent_id", UUID.class)), new InstanceId(row.getObject("instance_id", UUID.class)),
-                            row.getString("context_id"));
-                    log.atInfo().addKeyValue("task_id", task.taskId().toString()).log("handing a started turn to the runtime again");
-                    // a running task's latest event started its turn: the turn's chunks go in that event's window
-                    runtime.startTurn(new TaskTurn(task, row.getInt("turn"), row.getLong("runtime_epoch"),
-                            TaskOffsets.windowOf(row.getLong("change_offset")),
-                            TaskMessage.user(row.getString("text"), attachments(row.getString("attachments")))));
-                }, settled);
+        handBackStartedTurns(AgentTurn.Kind.TASK, "task_view", "status", settled);
+        handBackStartedTurns(AgentTurn.Kind.CONVERSATION, "conversation_view", "turn_status", settled);
         runtime.recoverTurns();
         chunks.prune(chunkRetention, PRUNE_BATCH);
+    }
+
+    /**
+     * Hands the runtime again the running turns of tasks or conversations ({@code view}, whose {@code status} column
+     * says the turn runs) that it has no record of; the turn's chunks go in the window of the status row that
+     * started it.
+     */
+    private void handBackStartedTurns(AgentTurn.Kind kind, String view, String status, OffsetDateTime settled) {
+        jdbc.query("SELECT v.id, v.owner_id, v.agent_id, v.instance_id, v.context_id, v.turn, i.runtime_epoch, m.text,"
+                + " m.attachments::text AS attachments, s.log_offset AS started FROM " + view + " v"
+                + " JOIN instance_view i ON i.id = v.instance_id"
+                + " JOIN channel_message m ON m.channel_id = v.id AND m.turn = v.turn AND m.kind = 'user_message'"
+                + " JOIN channel_message s ON s.channel_id = v.id AND s.turn = v.turn AND s.status = 'running'"
+                + " WHERE v." + status + " = 'running' AND v.updated_at < ?"
+                + " AND NOT EXISTS (SELECT 1 FROM local_turn l WHERE l.channel_id = v.id AND l.turn = v.turn)", row -> {
+                    UUID channel = row.getObject("id", UUID.class);
+                    log.atInfo().addKeyValue(kind.wireName() + "_id", channel.toString()).log("handing a started turn to the runtime again");
+                    runtime.startTurn(new AgentTurn(kind, channel, new OwnerId(row.getObject("owner_id", UUID.class)),
+                            new AgentId(row.getObject("agent_id", UUID.class)), new InstanceId(row.getObject("instance_id", UUID.class)),
+                            row.getString("context_id"), row.getInt("turn"), row.getLong("runtime_epoch"),
+                            ChannelOffsets.windowOf(row.getLong("started")),
+                            TaskMessage.user(row.getString("text"), attachments(row.getString("attachments")))));
+                }, settled);
     }
 
     private static List<Attachment> attachments(String json) {

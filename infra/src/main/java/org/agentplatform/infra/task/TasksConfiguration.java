@@ -2,14 +2,17 @@ package org.agentplatform.infra.task;
 
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
+import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
-import org.agentplatform.command.task.TurnReports;
+import org.agentplatform.command.turn.TurnReports;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.conversation.ConversationProjection;
+import org.agentplatform.query.conversation.ConversationReads;
 import org.agentplatform.query.task.R2dbcTaskReads;
-import org.agentplatform.query.task.TaskChunks;
+import org.agentplatform.query.channel.ChannelChunks;
 import org.agentplatform.query.task.TaskProjection;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.context.annotation.Bean;
@@ -20,8 +23,8 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Tasks: the dispatcher that takes turns to the agents' runtimes, the projection and reads of tasks and
- * their logs, the chunk writer runtimes stream through, and the sweeper that recovers lost steps.
+ * Tasks and conversations: the dispatchers that take turns to the agents' runtimes, the projections and reads of
+ * them and their logs, the chunk writer runtimes stream through, and the sweeper that recovers lost steps.
  */
 @Configuration(proxyBeanMethods = false)
 public class TasksConfiguration {
@@ -32,8 +35,8 @@ public class TasksConfiguration {
     }
 
     @Bean
-    TaskChunks taskChunks(JdbcTemplate jdbc, PlatformTransactionManager transactions, Clock clock) {
-        return new TaskChunks(jdbc, new TransactionTemplate(transactions), clock);
+    ChannelChunks channelChunks(JdbcTemplate jdbc, PlatformTransactionManager transactions, Clock clock) {
+        return new ChannelChunks(jdbc, new TransactionTemplate(transactions), clock);
     }
 
     @Bean
@@ -47,14 +50,29 @@ public class TasksConfiguration {
     }
 
     @Bean
+    ConversationDispatcher conversationDispatcher(CommandGateway commands, LocalRuntime localRuntime, ExecutorService processExecutor) {
+        return new ConversationDispatcher(commands, localRuntime, processExecutor);
+    }
+
+    @Bean
+    ConversationProjection conversationProjection(JdbcTemplate jdbc) {
+        return new ConversationProjection(jdbc);
+    }
+
+    @Bean
+    ConversationReads conversationReads(DatabaseClient database, ReadModelWaits waits) {
+        return new ConversationReads(database, waits);
+    }
+
+    @Bean
     R2dbcTaskReads taskReads(DatabaseClient database, ReadModelWaits waits) {
         return new R2dbcTaskReads(database, waits);
     }
 
     @Bean
-    PeriodicJob taskSweeps(JdbcTemplate jdbc, TaskDispatcher taskDispatcher, LocalRuntime localRuntime, TaskChunks taskChunks,
+    PeriodicJob taskSweeps(JdbcTemplate jdbc, TaskDispatcher taskDispatcher, LocalRuntime localRuntime, ChannelChunks channelChunks,
             Clock clock, PlatformProperties properties) {
-        TaskSweeper sweeper = new TaskSweeper(jdbc, taskDispatcher, localRuntime, taskChunks, clock, properties.tasks().chunkRetention());
+        TaskSweeper sweeper = new TaskSweeper(jdbc, taskDispatcher, localRuntime, channelChunks, clock, properties.tasks().chunkRetention());
         return new PeriodicJob("task-sweeper", properties.operations().sweepInterval(), sweeper::sweep);
     }
 }

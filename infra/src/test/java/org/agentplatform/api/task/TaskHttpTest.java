@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.PlatformClient;
-import org.agentplatform.query.task.TaskChunks;
+import org.agentplatform.query.channel.ChannelChunks;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -31,7 +31,7 @@ import tools.jackson.databind.JsonNode;
 class TaskHttpTest extends ApiTest {
 
     @Autowired
-    private TaskChunks chunks;
+    private ChannelChunks chunks;
 
     private PlatformClient owner;
     private String instance;
@@ -93,9 +93,9 @@ class TaskHttpTest extends ApiTest {
         // the projection writes the 'running' row a second late; the runtime streams the turn's chunks meanwhile
         String context = "slow-" + UUID.randomUUID();
         jdbc().execute("CREATE FUNCTION slow_running_row() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                + " IF NEW.status = 'running' AND EXISTS (SELECT 1 FROM task_view WHERE id = NEW.task_id AND context_id = '" + context
+                + " IF NEW.status = 'running' AND EXISTS (SELECT 1 FROM task_view WHERE id = NEW.channel_id AND context_id = '" + context
                 + "') THEN PERFORM pg_sleep(1); END IF; RETURN NEW; END $$");
-        jdbc().execute("CREATE TRIGGER slow_running_row BEFORE INSERT ON task_message FOR EACH ROW EXECUTE FUNCTION slow_running_row()");
+        jdbc().execute("CREATE TRIGGER slow_running_row BEFORE INSERT ON channel_message FOR EACH ROW EXECUTE FUNCTION slow_running_row()");
         try {
             String task = owner.task(agent, Map.of("message", "late status\n/echo deltas=3", "context_id", context))
                     .at("/data/task_id").asString();
@@ -104,7 +104,7 @@ class TaskHttpTest extends ApiTest {
                     "agent_reply_delta", "agent_reply_delta", "agent_reply_delta", "agent_message", "task_status", "done");
             assertThat(data(events.get(2)).get("status").asString()).isEqualTo("running");
         } finally {
-            jdbc().execute("DROP TRIGGER IF EXISTS slow_running_row ON task_message");
+            jdbc().execute("DROP TRIGGER IF EXISTS slow_running_row ON channel_message");
             jdbc().execute("DROP FUNCTION IF EXISTS slow_running_row()");
         }
     }
@@ -333,7 +333,7 @@ class TaskHttpTest extends ApiTest {
         JsonNode done = owner.awaitTask(agent, task, "completed");
         long offset = done.get("latest_offset").asLong();
         for (int index = 1; index <= TaskView.SCAN_CAP; index++) {
-            jdbc().update("INSERT INTO task_message (task_id, log_offset, kind, turn, role, text, occurred_at)"
+            jdbc().update("INSERT INTO channel_message (channel_id, log_offset, kind, turn, role, text, occurred_at)"
                     + " VALUES (?::uuid, ?, 'agent_message', 1, 'agent', ?, now())", task, offset + index, "note " + index);
         }
         JsonNode read = owner.taskView(agent, task);

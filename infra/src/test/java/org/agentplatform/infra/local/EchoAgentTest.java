@@ -3,7 +3,8 @@ package org.agentplatform.infra.local;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.agentplatform.command.task.TurnOutcome;
+import org.agentplatform.command.turn.TurnOutcome;
+import org.agentplatform.infra.model.ModelBackends.ChatMessage;
 import org.agentplatform.kernel.task.Attachment;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.junit.jupiter.api.Test;
@@ -12,7 +13,7 @@ class EchoAgentTest {
 
     @Test
     void itEchoesTheMessageOneDeltaPerWord() {
-        EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("hello big world", List.of()));
+        EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("hello big world", List.of()), List.of());
         assertThat(plan.outcome()).isEqualTo(new TurnOutcome.Replied("echo: hello big world"));
         assertThat(plan.chunks()).hasSize(4).allMatch(chunk -> chunk.kind().equals("agent_reply_delta"));
         assertThat(String.join("", plan.chunks().stream().map(EchoAgent.Chunk::text).toList())).isEqualTo("echo: hello big world");
@@ -22,7 +23,7 @@ class EchoAgentTest {
     @Test
     void directivesScriptTheTurnAndAreNotEchoed() {
         EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("pick one\n/echo then=input deltas=2 think=3 progress=1 take_ms=700",
-                List.of()));
+                List.of()), List.of());
         assertThat(plan.outcome()).isEqualTo(new TurnOutcome.NeedsInput("echo needs more input: pick one"));
         assertThat(plan.chunks()).extracting(EchoAgent.Chunk::kind).containsExactly("agent_thought_chunk", "agent_thought_chunk",
                 "agent_thought_chunk", "agent_message_chunk", "agent_reply_delta", "agent_reply_delta");
@@ -44,7 +45,7 @@ class EchoAgentTest {
 
     @Test
     void numbersAreClampedAndNonsenseIgnored() {
-        EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("a b\n/echo deltas=-4 think=lots colour=red", List.of()));
+        EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("a b\n/echo deltas=-4 think=lots colour=red", List.of()), List.of());
         assertThat(plan.chunks()).hasSize(1);
         assertThat(plan.outcome()).isEqualTo(new TurnOutcome.Replied("echo: a b"));
     }
@@ -52,8 +53,18 @@ class EchoAgentTest {
     @Test
     void attachmentsAreMentioned() {
         EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("see",
-                List.of(new Attachment("f-1", "report.pdf", "application/pdf", 1234, "ab".repeat(32)))));
+                List.of(new Attachment("f-1", "report.pdf", "application/pdf", 1234, "ab".repeat(32)))), List.of());
         assertThat(plan.outcome()).isEqualTo(new TurnOutcome.Replied("echo: see [attached: report.pdf (1234 bytes)]"));
+    }
+
+    @Test
+    void historyRecountsTheEarlierTurns() {
+        List<ChatMessage> earlier = List.of(new ChatMessage("user", "hello there my agent\n/echo deltas=2"), new ChatMessage("assistant", "echo: hello"),
+                new ChatMessage("user", "  second"), new ChatMessage("assistant", "echo: second"));
+        assertThat(EchoAgent.plan(TaskMessage.user("third\n/echo history", List.of()), earlier).outcome())
+                .isEqualTo(new TurnOutcome.Replied("echo: third (2 earlier turns: \"hello there my\", \"second\")"));
+        assertThat(EchoAgent.plan(TaskMessage.user("first\n/echo history", List.of()), List.of()).outcome())
+                .isEqualTo(new TurnOutcome.Replied("echo: first (0 earlier turns)"));
     }
 
     @Test
@@ -64,6 +75,6 @@ class EchoAgentTest {
     }
 
     private static TurnOutcome outcome(String then) {
-        return EchoAgent.plan(TaskMessage.user("x\n/echo then=" + then, List.of())).outcome();
+        return EchoAgent.plan(TaskMessage.user("x\n/echo then=" + then, List.of()), List.of()).outcome();
     }
 }

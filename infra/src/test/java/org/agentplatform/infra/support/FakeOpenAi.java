@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,6 +29,7 @@ public final class FakeOpenAi {
     private final HttpServer server;
     private final AtomicInteger completions = new AtomicInteger();
     private volatile int lastChat;
+    private volatile List<String> lastMessages = List.of();
 
     private FakeOpenAi() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -42,6 +44,9 @@ public final class FakeOpenAi {
             String reply = "fake reply to: " + prompt;
             completions.incrementAndGet();
             lastChat = messages.size();
+            List<String> said = new ArrayList<>();
+            messages.forEach(message -> said.add(message.get("role").asString() + ": " + message.get("content").asString()));
+            lastMessages = List.copyOf(said);
             if (!request.path("stream").asBoolean(false)) {
                 send(exchange, 200, "application/json", JSON.writeValueAsBytes(Map.of("model", request.get("model").asString(), "choices",
                         List.of(Map.of("index", 0, "message", Map.of("role", "assistant", "content", reply))))));
@@ -80,6 +85,11 @@ public final class FakeOpenAi {
     /** How many messages (system prompt included) the latest completion was asked with. */
     public int lastChatLength() {
         return lastChat;
+    }
+
+    /** The messages of the latest completion, each as {@code "<role>: <content>"}. */
+    public List<String> lastMessages() {
+        return lastMessages;
     }
 
     private static void send(HttpExchange exchange, int status, String contentType, byte[] body) throws IOException {

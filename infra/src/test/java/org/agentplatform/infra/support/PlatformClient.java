@@ -134,6 +134,53 @@ public final class PlatformClient {
         return sse(get("/api/v1/agents/{a}/tasks/{t}/events", agentId, taskId), lastEventId, count);
     }
 
+    /** Opens a conversation with the agent (201) and answers its id. */
+    public String conversation(String agentId) {
+        return body(post("/api/v1/agents/{a}/conversations", agentId).contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of())
+                .exchange(), 201).at("/data/conversation_id").asString();
+    }
+
+    /** Sends a message to the conversation (202) and answers the response's data. */
+    public JsonNode say(String agentId, String conversationId, String message) {
+        return body(post("/api/v1/agents/{a}/conversations/{c}/messages", agentId, conversationId).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("message", message)).exchange(), 202).get("data");
+    }
+
+    public JsonNode conversationView(String agentId, String conversationId) {
+        return body(get("/api/v1/agents/{a}/conversations/{c}", agentId, conversationId).exchange(), 200).get("data");
+    }
+
+    /** The conversation's log (with or without chunks), as its {@code data}. */
+    public JsonNode conversationLog(String agentId, String conversationId, boolean deltas) {
+        return body(get("/api/v1/agents/{a}/conversations/{c}/messages?include_deltas={d}&limit=1000", agentId, conversationId, deltas)
+                .exchange(), 200).get("data");
+    }
+
+    /** Waits until turn {@code turn} of the conversation stands at {@code status}. */
+    public JsonNode awaitTurn(String agentId, String conversationId, int turn, String status) {
+        return await(() -> conversationView(agentId, conversationId),
+                conversation -> conversation.get("turn").asInt() == turn && status.equals(conversation.get("turn_status").asString()),
+                "turn " + turn + " of conversation " + conversationId + " " + status);
+    }
+
+    /** The conversation's SSE frames after {@code lastEventId} (null: from the start), until {@code last} holds for one (included). */
+    public List<ServerSentEvent<String>> conversationEvents(String agentId, String conversationId, String lastEventId,
+            Predicate<ServerSentEvent<String>> last) {
+        WebTestClient.RequestHeadersSpec<?> stream = get("/api/v1/agents/{a}/conversations/{c}/events", agentId, conversationId)
+                .accept(MediaType.TEXT_EVENT_STREAM);
+        if (lastEventId != null) {
+            stream = stream.header("Last-Event-ID", lastEventId);
+        }
+        return stream.exchange().expectStatus().isOk()
+                .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() {
+                })
+                .getResponseBody()
+                .filter(event -> event.event() != null)
+                .takeUntil(last)
+                .collectList()
+                .block(PATIENCE);
+    }
+
     /** Named events of a stream (comments left out), resumed after {@code lastEventId} when given; at most {@code count}. */
     private static List<ServerSentEvent<String>> sse(WebTestClient.RequestHeadersSpec<?> request, String lastEventId, int count) {
         WebTestClient.RequestHeadersSpec<?> stream = request.accept(MediaType.TEXT_EVENT_STREAM);

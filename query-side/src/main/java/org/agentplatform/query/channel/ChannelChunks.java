@@ -1,22 +1,23 @@
-package org.agentplatform.query.task;
+package org.agentplatform.query.channel;
 
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import org.agentplatform.kernel.task.TaskId;
+import java.util.UUID;
 import org.agentplatform.query.SqlTime;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Writes the streaming chunks of a running turn into the task's log. A turn's chunks take the offsets
- * after the rows of the event that started it ({@link TaskOffsets#ofChunk}), so the runtime needs nothing
- * from the read model to place them. What must not happen is a chunk committed after a status that ends
- * its turn from outside (cancel, timeout, failure): a live stream would already be past its offset. So a
- * chunk is written under the task's lock ({@link TaskLocks}), which the projection also takes for those
- * statuses, and only while no later status is in the log; once one is, the turn is over.
+ * Writes the streaming chunks of a running turn into its channel's log. A turn's chunks take the offsets after
+ * the rows of the event that started it ({@link ChannelOffsets#ofChunk}), so the runtime needs nothing from the
+ * read model to place them. What must not happen is a chunk committed after a status that ends its turn from
+ * outside (cancel, timeout, failure, close): a live stream would already be past its offset. So a chunk is written
+ * under the channel's lock ({@link ChannelLocks}), which the projections also take for those statuses, and only
+ * while no later status is in the log; once one is, the turn is over. (A conversation's later messages are not
+ * statuses: the turn goes on while the caller writes.)
  */
-public final class TaskChunks {
+public final class ChannelChunks {
 
     public static final String AGENT_REPLY_DELTA = "agent_reply_delta";
     public static final String AGENT_THOUGHT_CHUNK = "agent_thought_chunk";
@@ -25,11 +26,11 @@ public final class TaskChunks {
 
     /**
      * One statement: whether a later status ended the turn, else the chunks (a turn that runs again writes
-     * each once: (task, turn, seq) is unique) and one notification.
+     * each once: (channel, turn, seq) is unique) and one notification.
      */
-    private static final String APPEND = "WITH ended AS (SELECT EXISTS (SELECT 1 FROM task_message WHERE task_id = ?"
-            + " AND log_offset >= ? AND kind = 'task_status') AS over),"
-            + " written AS (INSERT INTO task_chunk (task_id, log_offset, turn, seq, kind, text, created_at)"
+    private static final String APPEND = "WITH ended AS (SELECT EXISTS (SELECT 1 FROM channel_message WHERE channel_id = ?"
+            + " AND log_offset >= ? AND status IS NOT NULL) AS over),"
+            + " written AS (INSERT INTO channel_chunk (channel_id, log_offset, turn, seq, kind, text, created_at)"
             + " SELECT ?, c.log_offset, ?, c.seq, c.kind, c.text, ? FROM unnest(?::bigint[], ?::int[], ?::text[], ?::text[])"
             + " AS c(log_offset, seq, kind, text) WHERE NOT (SELECT over FROM ended) ON CONFLICT DO NOTHING)"
             + " SELECT CASE WHEN over THEN TRUE ELSE (SELECT FALSE FROM pg_notify(?, ?)) END FROM ended";
@@ -58,18 +59,18 @@ public final class TaskChunks {
         }
     }
 
-    public TaskChunks(JdbcTemplate jdbc, TransactionTemplate transactions, Clock clock) {
+    public ChannelChunks(JdbcTemplate jdbc, TransactionTemplate transactions, Clock clock) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.clock = clock;
     }
 
-    /** Appends chunks of {@code turn}, which started with the event at {@code window}, in one transaction. */
-    public Written append(TaskId task, int turn, long window, List<Chunk> chunks) {
+    /** Appends chunks of {@code turn} of {@code channel}, which started with the event at {@code window}, in one transaction. */
+    public Written append(UUID channel, int turn, long window, List<Chunk> chunks) {
         if (chunks.isEmpty()) {
             return Written.WRITTEN;
         }
-        if (chunks.getLast().seq() >= TaskOffsets.CHUNKS_PER_WINDOW) {
+        if (chunks.getLast().seq() >= ChannelOffsets.CHUNKS_PER_WINDOW) {
             return Written.DROPPED;
         }
         int size = chunks.size();
@@ -79,16 +80,16 @@ public final class TaskChunks {
         String[] texts = new String[size];
         for (int index = 0; index < size; index++) {
             Chunk chunk = chunks.get(index);
-            offsets[index] = TaskOffsets.ofChunk(window, chunk.seq());
+            offsets[index] = ChannelOffsets.ofChunk(window, chunk.seq());
             seqs[index] = chunk.seq();
             kinds[index] = chunk.kind();
             texts[index] = chunk.text();
         }
         Boolean over = transactions.execute(status -> {
-            TaskLocks.lock(jdbc, task);
+            ChannelLocks.lock(jdbc, channel);
             // a statement after the lock: it sees every status committed before the lock was ours
-            return jdbc.queryForObject(APPEND, Boolean.class, task.value(), TaskOffsets.ofEvent(window + 1), task.value(), turn,
-                    SqlTime.of(clock.instant()), offsets, seqs, kinds, texts, TaskProjection.CHANNEL, task + ":" + offsets[size - 1]);
+            return jdbc.queryForObject(APPEND, Boolean.class, channel, ChannelOffsets.ofEvent(window + 1), channel, turn,
+                    SqlTime.of(clock.instant()), offsets, seqs, kinds, texts, ChannelLog.NOTIFICATIONS, channel + ":" + offsets[size - 1]);
         });
         return Boolean.TRUE.equals(over) ? Written.TURN_OVER : Written.WRITTEN;
     }
@@ -96,10 +97,13 @@ public final class TaskChunks {
     /** Deletes chunks older than {@code retention}; a stream resumed before them says {@code backfill_truncated}. */
     public int prune(Duration retention, int batch) {
         Integer pruned = transactions.execute(status -> jdbc.queryForObject("WITH pruned AS ("
-                        + " DELETE FROM task_chunk WHERE (task_id, log_offset) IN (SELECT task_id, log_offset FROM task_chunk"
-                        + " WHERE created_at < ? ORDER BY created_at LIMIT ?) RETURNING task_id, log_offset),"
-                        + " marked AS (UPDATE task_view v SET pruned_through = GREATEST(COALESCE(v.pruned_through, 0), p.through)"
-                        + " FROM (SELECT task_id, max(log_offset) AS through FROM pruned GROUP BY task_id) p WHERE v.id = p.task_id)"
+                        + " DELETE FROM channel_chunk WHERE (channel_id, log_offset) IN (SELECT channel_id, log_offset FROM channel_chunk"
+                        + " WHERE created_at < ? ORDER BY created_at LIMIT ?) RETURNING channel_id, log_offset),"
+                        + " through AS (SELECT channel_id, max(log_offset) AS through FROM pruned GROUP BY channel_id),"
+                        + " tasks AS (UPDATE task_view v SET pruned_through = GREATEST(COALESCE(v.pruned_through, 0), p.through)"
+                        + " FROM through p WHERE v.id = p.channel_id),"
+                        + " conversations AS (UPDATE conversation_view v SET pruned_through = GREATEST(COALESCE(v.pruned_through, 0),"
+                        + " p.through) FROM through p WHERE v.id = p.channel_id)"
                         + " SELECT count(*) FROM pruned",
                 Integer.class, SqlTime.of(clock.instant().minus(retention)), batch));
         return pruned == null ? 0 : pruned;

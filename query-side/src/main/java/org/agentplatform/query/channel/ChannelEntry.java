@@ -1,15 +1,15 @@
-package org.agentplatform.query.task;
+package org.agentplatform.query.channel;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
 /**
- * One row of a task's log: a message ({@code user_message}, {@code agent_message}), a status transition
- * ({@code task_status}) or a streaming chunk ({@code agent_reply_delta}, {@code agent_thought_chunk},
- * {@code agent_message_chunk}).
+ * One row of a channel's log: a message ({@code user_message}, {@code agent_message}), a status ({@code
+ * task_status}; {@code turn_status} and {@code conversation_status} in a conversation) or a streaming chunk
+ * ({@code agent_reply_delta}, {@code agent_thought_chunk}, {@code agent_message_chunk}).
  */
-public record TaskLogEntry(
+public record ChannelEntry(
         long offset,
         String kind,
         int turn,
@@ -21,6 +21,6 @@ public record TaskLogEntry(
         Instant occurredAt) {
 
     public boolean isChunk() {
-        return TaskChunks.KINDS.contains(kind);
+        return ChannelChunks.KINDS.contains(kind);
     }
 }

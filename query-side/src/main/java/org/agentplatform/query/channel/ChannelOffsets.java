@@ -1,12 +1,12 @@
-package org.agentplatform.query.task;
+package org.agentplatform.query.channel;
 
 /**
- * Offsets of a task's log. The rows of an event take offsets from {@code globalIndex << 20} on (the event's
- * own global index, so they are the same in every replay); the chunks streamed in the turn that event
- * started take the next ones in the same window. So offsets grow strictly per task and are never
- * contiguous across events, as the contract allows.
+ * Offsets of a channel's log (a task's or a conversation's). The rows of an event take offsets from
+ * {@code globalIndex << 20} on (the event's own global index, so they are the same in every replay); the chunks
+ * streamed in the turn that event started take the next ones in the same window. So offsets grow strictly per
+ * channel and are never contiguous across events, as the contract allows.
  */
-public final class TaskOffsets {
+public final class ChannelOffsets {
 
     static final int WINDOW_BITS = 20;
     /** An event writes at most two rows (a message and its status); chunks follow them. */
@@ -14,7 +14,7 @@ public final class TaskOffsets {
     /** How many chunks a turn's window holds; later ones are left out (the final message has the whole reply). */
     public static final int CHUNKS_PER_WINDOW = (1 << WINDOW_BITS) - FIRST_CHUNK;
 
-    private TaskOffsets() {
+    private ChannelOffsets() {
     }
 
     /** The first offset of the rows of the event at {@code globalIndex}. */

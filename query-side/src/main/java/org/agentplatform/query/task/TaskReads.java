@@ -1,11 +1,12 @@
 package org.agentplatform.query.task;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.function.Predicate;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.query.channel.ChannelEntry;
+import org.agentplatform.query.channel.ChannelReads;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -30,14 +31,10 @@ public interface TaskReads {
     Flux<TaskRecord> list(OwnerId ownerId, AgentId agentId, Long since, int limit);
 
     /** Log rows after {@code since}, in offset order; chunks only when asked for. */
-    Flux<TaskLogEntry> log(TaskId taskId, long since, boolean withChunks, int limit);
+    Flux<ChannelEntry> log(TaskId taskId, long since, boolean withChunks, int limit);
 
     /** The newest {@code cap} rows of the log without chunks, oldest first, and whether older ones were left out. */
-    Mono<History> history(TaskId taskId, int cap);
+    Mono<ChannelReads.History> history(TaskId taskId, int cap);
 
     Mono<TaskRecord> awaitVersion(TaskId taskId, long version, Duration wait);
-
-    /** The start of a task's history as a task read shows it. */
-    record History(List<TaskLogEntry> entries, boolean truncated) {
-    }
 }

@@ -1,0 +1,29 @@
+package org.agentplatform.api.channel;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.agentplatform.query.channel.ChannelEntry;
+
+/** One row of a task's or conversation's log on the wire: fields that do not apply to its kind are left out. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record EntryView(
+        long offset,
+        String kind,
+        int turn,
+        String role,
+        String status,
+        @JsonProperty("final") Boolean isFinal,
+        String text,
+        List<Object> attachments,
+        Map<String, Object> data,
+        Instant timestamp) {
+
+    /** @param isFinal for a status row, whether it is the last of its kind (null for other rows) */
+    public static EntryView of(ChannelEntry entry, Boolean isFinal) {
+        return new EntryView(entry.offset(), entry.kind(), entry.turn(), entry.role(), entry.status(), isFinal, entry.text(),
+                entry.attachments().isEmpty() ? null : entry.attachments(), entry.data(), entry.occurredAt());
+    }
+}

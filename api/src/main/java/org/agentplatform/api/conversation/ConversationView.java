@@ -1,0 +1,64 @@
+package org.agentplatform.api.conversation;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.time.Instant;
+import org.agentplatform.api.channel.EntryView;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.conversation.ConversationId;
+import org.agentplatform.query.channel.ChannelEntry;
+import org.agentplatform.query.conversation.ConversationProjection;
+import org.agentplatform.query.conversation.ConversationRecord;
+
+/**
+ * The wire shape of a conversation: {@code status} {@code open} or {@code closed}; {@code turn} its latest turn
+ * and {@code turn_status} how that turn stands (null before the first message); {@code text} the agent's latest
+ * reply; {@code error} why the latest turn failed; {@code latest_offset} the true maximum offset of its log.
+ */
+record ConversationView(
+        @JsonProperty("conversation_id") String conversationId,
+        @JsonProperty("agent_id") String agentId,
+        @JsonProperty("context_id") String contextId,
+        String status,
+        String title,
+        int turn,
+        @JsonProperty("turn_status") String turnStatus,
+        int messages,
+        String text,
+        ErrorView error,
+        @JsonProperty("latest_offset") long latestOffset,
+        @JsonProperty("created_at") Instant createdAt,
+        @JsonProperty("updated_at") Instant updatedAt) {
+
+    record ErrorView(String code, String message) {
+    }
+
+    static ConversationView of(ConversationRecord conversation) {
+        return new ConversationView(conversation.id().toString(), conversation.agentId().toString(), conversation.contextId(),
+                conversation.status(), conversation.title(), conversation.turn(), conversation.turnStatus(), conversation.messages(),
+                conversation.text(), conversation.errorCode() == null ? null
+                        : new ErrorView(conversation.errorCode(), conversation.errorMessage()),
+                conversation.lastOffset(), conversation.createdAt(), conversation.updatedAt());
+    }
+
+    /** A conversation just opened whose snapshot is not readable yet: what the open itself knows. */
+    static ConversationView opened(ConversationId id, AgentId agent, String contextId, String title, Instant now) {
+        return new ConversationView(id.toString(), agent.toString(), contextId, ConversationProjection.OPEN, title, 0, null, 0, null, null,
+                0, now, now);
+    }
+
+    /**
+     * A row of a conversation's log. A status row is final when it ends something: a {@code turn_status} other than
+     * {@code running} ends its turn, {@code conversation_status} {@code closed} ends the conversation.
+     */
+    static EntryView entry(ChannelEntry entry) {
+        return EntryView.of(entry, entry.status() == null ? null : ends(entry));
+    }
+
+    static boolean ends(ChannelEntry row) {
+        return switch (row.kind()) {
+            case ConversationProjection.TURN_STATUS -> !"running".equals(row.status());
+            case ConversationProjection.CONVERSATION_STATUS -> ConversationProjection.CLOSED.equals(row.status());
+            default -> false;
+        };
+    }
+}

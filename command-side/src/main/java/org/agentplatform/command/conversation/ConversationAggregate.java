@@ -1,0 +1,15 @@
+package org.agentplatform.command.conversation;
+
+import org.agentplatform.command.CachedAggregates;
+import org.axonframework.config.Configurer;
+
+/** Registers the package-private {@link Conversation} aggregate, cached between its commands. */
+public final class ConversationAggregate {
+
+    private ConversationAggregate() {
+    }
+
+    public static void register(Configurer configurer) {
+        configurer.configureAggregate(CachedAggregates.of(Conversation.class));
+    }
+}

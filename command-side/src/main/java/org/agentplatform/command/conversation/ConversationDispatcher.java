@@ -1,0 +1,53 @@
+package org.agentplatform.command.conversation;
+
+import java.util.concurrent.Executor;
+import org.agentplatform.command.ProcessCommands;
+import org.agentplatform.command.turn.AgentRuntime;
+import org.agentplatform.command.turn.AgentTurn;
+import org.agentplatform.command.turn.RuntimeHandOff;
+import org.agentplatform.kernel.GlobalIndex;
+import org.agentplatform.kernel.conversation.ConversationCommand.EndTurn;
+import org.agentplatform.kernel.conversation.ConversationEvent.TurnCanceled;
+import org.agentplatform.kernel.conversation.ConversationEvent.TurnStarted;
+import org.agentplatform.kernel.task.TaskFailure;
+import org.agentplatform.kernel.task.TaskStatus;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.annotation.MetaDataValue;
+
+/**
+ * Moves a conversation's turns to its agent's runtime: each started turn goes there at the epoch its instance
+ * serves at now (an instance that does not serve fails the turn {@code agent_offline}, and the next waiting
+ * message goes on); a canceled turn is stopped. Work happens off the processor's thread; the runtime recovers
+ * turns a crash interrupted.
+ */
+@ProcessingGroup(ConversationDispatcher.GROUP)
+public class ConversationDispatcher {
+
+    public static final String GROUP = "conversation-dispatch";
+    private static final String AGENT_OFFLINE = "agent_offline";
+
+    private final CommandGateway commands;
+    private final AgentRuntime runtime;
+    private final Executor executor;
+
+    public ConversationDispatcher(CommandGateway commands, AgentRuntime runtime, Executor executor) {
+        this.commands = commands;
+        this.runtime = runtime;
+        this.executor = executor;
+    }
+
+    @EventHandler
+    void on(TurnStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
+        executor.execute(() -> RuntimeHandOff.handOff(commands, runtime, event.conversation().instanceId(),
+                epoch -> AgentTurn.of(event.conversation(), event.turn(), epoch, globalIndex, event.message()),
+                reason -> ProcessCommands.send(commands, new EndTurn(event.conversationId(), event.turn(), TaskStatus.FAILED, null,
+                        new TaskFailure(AGENT_OFFLINE, reason)))));
+    }
+
+    @EventHandler
+    void on(TurnCanceled event) {
+        executor.execute(() -> runtime.stopTurn(event.conversationId().value()));
+    }
+}

@@ -1,0 +1,143 @@
+package org.agentplatform.query.channel;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.agentplatform.kernel.task.Attachment;
+import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.query.JsonColumns;
+import org.agentplatform.query.SqlTime;
+import org.axonframework.eventhandling.TrackingToken;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * How a projection writes one event of a channel (a task or a conversation): the change of its snapshot (a row
+ * of {@code view}: {@code task_view}, {@code conversation_view}), the event's rows in the log at offsets from
+ * {@link ChannelOffsets} of its global index, and one notification on {@value #NOTIFICATIONS}, all in one
+ * statement. The rows stay the truth; the notification only wakes readers.
+ */
+public final class ChannelLog {
+
+    /** The NOTIFY channel of every log (payload {@code <channel id>:<offset>}), the chunk writer's too. */
+    public static final String NOTIFICATIONS = "channel_events";
+    public static final String USER_MESSAGE = "user_message";
+    public static final String AGENT_MESSAGE = "agent_message";
+
+    private static final String ROW = "(?::uuid, ?::bigint, ?::text, ?::int, ?::text, ?::text, ?::text, ?::jsonb, ?::jsonb, ?::timestamptz)";
+
+    private final JdbcTemplate jdbc;
+    private final String view;
+
+    /** One row an event writes; {@code turn} null for the channel's turn after the change. */
+    public record Row(String kind, Integer turn, String role, String status, String text, List<Attachment> attachments,
+            Map<String, Object> data) {
+    }
+
+    /** The view's change: a data-modifying statement on it that returns the channel's {@code turn} when it applied. */
+    public record Change(String statement, List<Object> arguments) {
+
+        public static Change of(String statement, Object... arguments) {
+            return new Change(statement, Arrays.asList(arguments));
+        }
+
+        /**
+         * Moves the snapshot of {@code channel} in {@code view} to the event at {@code sequence} with {@code assignments}
+         * (their {@code values} first), unless it already saw it (a replay); {@code last} is the offset of its last row
+         * (0 for an event without rows).
+         */
+        public static Change update(String view, UUID channel, long sequence, Instant at, long last, String assignments,
+                Object... values) {
+            List<Object> arguments = new ArrayList<>(Arrays.asList(values));
+            arguments.addAll(List.of(last, last, sequence, SqlTime.of(at), channel, sequence));
+            return new Change("UPDATE " + view + " SET " + assignments + ", last_offset = GREATEST(last_offset, ?),"
+                    + " change_offset = GREATEST(change_offset, ?), version = ?, updated_at = ? WHERE id = ? AND version < ? RETURNING turn",
+                    arguments);
+        }
+    }
+
+    public ChannelLog(JdbcTemplate jdbc, String view) {
+        this.jdbc = jdbc;
+        this.view = view;
+    }
+
+    /** A message row (the caller's or the agent's, by its role). */
+    public static Row message(TaskMessage message, Integer turn) {
+        return new Row(TaskMessage.USER.equals(message.role()) ? USER_MESSAGE : AGENT_MESSAGE, turn, message.role(), null, message.text(),
+                message.attachments(), null);
+    }
+
+    /** A status row of {@code kind}, with its details ({@code data}, null for none). */
+    public static Row status(String kind, Integer turn, String status, Map<String, Object> data) {
+        return new Row(kind, turn, null, status, null, List.of(), data == null || data.isEmpty() ? null : data);
+    }
+
+    /** The offset of the last row the event at {@code globalIndex} writes with {@code rows} (at least one) rows. */
+    public static long lastOffset(long globalIndex, int rows) {
+        return ChannelOffsets.ofEvent(globalIndex) + rows - 1;
+    }
+
+    /**
+     * Applies the view's change, then logs the rows (a replay writes them once) and notifies, in one statement. A row
+     * without a turn takes the turn the change returns (or, when the change did not apply: a replay, the view's). An
+     * event without rows changes the view only.
+     */
+    public void write(UUID channel, long globalIndex, Instant at, Change change, List<Row> rows) {
+        if (rows.size() > ChannelOffsets.FIRST_CHUNK) {
+            throw new IllegalArgumentException("An event writes at most two rows, not " + rows.size());
+        }
+        if (rows.isEmpty()) {
+            List<Object> arguments = new ArrayList<>(change.arguments());
+            arguments.addAll(List.of(NOTIFICATIONS, channel + ":view"));
+            jdbc.query("WITH changed AS (" + change.statement() + ") SELECT pg_notify(?, ?)", row -> null, arguments.toArray());
+            return;
+        }
+        long offset = ChannelOffsets.ofEvent(globalIndex);
+        List<Object> arguments = new ArrayList<>(change.arguments());
+        arguments.add(channel);
+        for (int index = 0; index < rows.size(); index++) {
+            Row row = rows.get(index);
+            arguments.addAll(Arrays.asList(channel, offset + index, row.kind(), row.turn(), row.role(), row.status(), row.text(),
+                    JsonColumns.write(attachments(row.attachments())), JsonColumns.write(row.data()), SqlTime.of(at)));
+        }
+        arguments.addAll(List.of(NOTIFICATIONS, channel + ":" + (offset + rows.size() - 1)));
+        jdbc.query("WITH changed AS (" + change.statement() + "),"
+                        + " current AS (SELECT COALESCE((SELECT turn FROM changed LIMIT 1), (SELECT turn FROM " + view + " WHERE id = ?), 0)"
+                        + " AS turn),"
+                        + " logged AS (INSERT INTO channel_message (channel_id, log_offset, kind, turn, role, status, text, attachments, data,"
+                        + " occurred_at) SELECT r.channel_id, r.log_offset, r.kind, COALESCE(r.turn, current.turn), r.role, r.status, r.text,"
+                        + " r.attachments, r.data, r.occurred_at FROM current, (VALUES " + String.join(", ", Collections.nCopies(rows.size(), ROW))
+                        + ") AS r(channel_id, log_offset, kind, turn, role, status, text, attachments, data, occurred_at) ON CONFLICT DO NOTHING)"
+                        + " SELECT pg_notify(?, ?)",
+                row -> null, arguments.toArray());
+    }
+
+    /** The event's own global index; a reader that does not add it (none today) falls back to its token's position. */
+    public static long globalIndex(Long index, TrackingToken token) {
+        if (index != null) {
+            return index;
+        }
+        return token.position().orElseThrow(() -> new IllegalStateException("The event's tracking token has no position: " + token));
+    }
+
+    private static List<Map<String, Object>> attachments(List<Attachment> attachments) {
+        if (attachments.isEmpty()) {
+            return null;
+        }
+        List<Map<String, Object>> json = new ArrayList<>();
+        for (Attachment attachment : attachments) {
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("file_id", attachment.fileId());
+            item.put("name", attachment.name());
+            item.put("content_type", attachment.contentType());
+            item.put("size_bytes", attachment.sizeBytes());
+            item.put("sha256", attachment.sha256());
+            json.add(item);
+        }
+        return json;
+    }
+}
