@@ -22,12 +22,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The benchmark suite: starts the service jar on a fresh embedded PostgreSQL and measures, in one run,
  * raw PostgreSQL inserts, task creation (one connection and many), tasks carried to completion and the
  * backlog, invoke round trips, create-to-first-SSE-frame (at rest and under load), the latency-vs-load
- * curve, webhook callbacks, held SSE streams and projection replay, with the JVM's CPU per task.
+ * curve, conversation turns, webhook callbacks, held SSE streams and projection replay, with the JVM's CPU per task.
  */
 public final class Bench {
 
@@ -90,7 +91,7 @@ public final class Bench {
                 case "--curve" -> curve = Stream.of(args[++index].split(",")).map(Double::valueOf).toList();
                 case "--only" -> only = List.of(args[++index].split(","));
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--curve RATE,RATE...]"
-                        + " [--only raw,http,single,burst,invoke,sse,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
+                        + " [--only raw,http,single,burst,invoke,sse,conversation,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
             }
         }
         new Bench(jar, out, smoke, profile, curve, only).run();
@@ -134,6 +135,9 @@ public final class Bench {
             if (runs("sse")) {
                 createToFirstFrame("at_rest", 0);
                 createToFirstFrame("under_load", sizes.backgroundRate());
+            }
+            if (runs("conversation")) {
+                conversationTurns();
             }
             if (runs("curve")) {
                 latencyCurve(name);
@@ -397,6 +401,57 @@ public final class Bench {
         report.atMost("create -> done frame" + context + ": p99", end.p99(), "ms", null);
         System.out.println("bench: create -> first status frame" + context + ": " + first + "; -> done: " + end);
         awaitDrained();
+    }
+
+    /**
+     * One conversation on one held SSE stream, its messages sent one after the other (each once the turn before it
+     * ended): the send's answer, then the turn's {@code running} frame and its final {@code turn_status} frame.
+     */
+    private void conversationTurns() throws Exception {
+        Latencies accepted = new Latencies();
+        Latencies started = new Latencies();
+        Latencies answered = new Latencies();
+        String conversations = "/api/v1/agents/" + agent + "/conversations";
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            String conversation = Platform.ok(http.post(conversations, "{}"), 201).at("/data/conversation_id").asString();
+            try (EventStream stream = new HttpConnection(HOST, service.port(), key).stream(conversations + "/" + conversation + "/events",
+                    null)) {
+                for (int n = 0; n < sizes.sseSamples(); n++) {
+                    long sent = System.nanoTime();
+                    Platform.ok(http.post(conversations + "/" + conversation + "/messages", Platform.json(Map.of("message", "turn " + n))),
+                            202);
+                    accepted.record(sent, System.nanoTime());
+                    EventStream.Frame frame;
+                    while ((frame = stream.next()) != null) {
+                        if (!"turn_status".equals(frame.event())) {
+                            continue;
+                        }
+                        JsonNode data = Platform.JSON.readTree(frame.data());
+                        if (data.get("turn").asInt() != n + 1) {
+                            continue;
+                        }
+                        if (!data.get("final").asBoolean()) {
+                            started.record(sent, System.nanoTime());
+                        } else {
+                            answered.record(sent, System.nanoTime());
+                            break;
+                        }
+                    }
+                }
+            }
+            Platform.ok(http.post(conversations + "/" + conversation + "/close", "{}"), 200);
+        }
+        Latencies.Summary send = accepted.summary();
+        Latencies.Summary start = started.summary();
+        Latencies.Summary end = answered.summary();
+        report.put("conversation_turns", Map.of("message_accepted", send.json(), "turn_running_frame", start.json(),
+                "turn_final_frame", end.json()));
+        report.atMost("conversation message -> 202: p50", send.p50(), "ms", null);
+        report.atMost("conversation message -> turn running frame: p50", start.p50(), "ms", null);
+        report.atMost("conversation message -> turn running frame: p99", start.p99(), "ms", null);
+        report.atMost("conversation message -> final turn_status frame: p50", end.p50(), "ms", null);
+        report.atMost("conversation message -> final turn_status frame: p99", end.p99(), "ms", null);
+        System.out.println("bench: conversation message -> 202: " + send + "; -> running frame: " + start + "; -> final frame: " + end);
     }
 
     private void latencyCurve(String name) throws Exception {
