@@ -15,8 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 import org.agentplatform.kernel.GlobalIndex;
 import org.axonframework.common.stream.BlockingStream;
+import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.GenericEventMessage;
+import org.axonframework.eventhandling.GenericTrackedEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingToken;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
@@ -411,8 +413,14 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         return filled;
     }
 
-    private static TrackedEventMessage<?> indexed(TrackedEventMessage<?> event, long index) {
-        return (TrackedEventMessage<?>) event.andMetaData(Map.of(GlobalIndex.KEY, index));
+    /**
+     * The event with its global index as metadata. A tracked domain event stays one; an event published outside
+     * an aggregate (a plain tracked event, whose {@code andMetaData} drops the tracking token) is tracked again.
+     */
+    static TrackedEventMessage<?> indexed(TrackedEventMessage<?> event, long index) {
+        EventMessage<?> withIndex = event.andMetaData(Map.of(GlobalIndex.KEY, index));
+        return withIndex instanceof TrackedEventMessage<?> tracked ? tracked
+                : new GenericTrackedEventMessage<>(event.trackingToken(), withIndex);
     }
 
     /** Whether {@code mine} has seen every event {@code theirs} has seen (a null token has seen nothing). */

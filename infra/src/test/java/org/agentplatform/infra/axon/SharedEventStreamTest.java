@@ -71,6 +71,17 @@ class SharedEventStreamTest {
     }
 
     @Test
+    void anEventPublishedOutsideAnAggregateIsStillTrackedWithItsIndex() {
+        GapAwareTrackingToken token = GapAwareTrackingToken.newInstance(41, java.util.List.of());
+        TrackedEventMessage<?> plain = new org.axonframework.eventhandling.GenericTrackedEventMessage<>(token,
+                org.axonframework.eventhandling.GenericEventMessage.asEventMessage("an audit record"));
+        TrackedEventMessage<?> indexed = SharedEventStream.indexed(plain, 41);
+        assertThat(indexed.trackingToken()).isEqualTo(token);
+        assertThat(indexed.getMetaData()).containsEntry(GlobalIndex.KEY, 41L);
+        assertThat(indexed.getPayload()).isEqualTo("an audit record");
+    }
+
+    @Test
     void everyStreamGetsEveryCommittedEventOnceWhateverTheOrderOfCommits() throws Exception {
         TrackingToken start = shared.createHeadToken();
         String aggregate = UUID.randomUUID().toString();
