@@ -34,7 +34,8 @@ public record PlatformProperties(
         @DefaultValue Secrets secrets,
         @DefaultValue Tasks tasks,
         @DefaultValue Files files,
-        @DefaultValue Webhooks webhooks) {
+        @DefaultValue Webhooks webhooks,
+        @DefaultValue Control control) {
 
     /**
      * {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}; and the connection pools (JDBC: the
@@ -193,5 +194,13 @@ public record PlatformProperties(
             @DefaultValue({"1m", "5m", "30m", "2h", "12h"}) List<Duration> retryDelays,
             @DefaultValue("10s") Duration attemptTimeout,
             @DefaultValue List<String> allowedNetworks) {
+    }
+
+    /**
+     * Computer and mobile control: {@code realX} gives running linux instances a real X display when {@code Xvfb} and
+     * {@code xdotool} are installed (else a virtual device); {@code budgetTimeout} bounds the budget's statement (past
+     * it the request answers 503 {@code control_rate_limit_unavailable}).
+     */
+    public record Control(@DefaultValue("true") boolean realX, @DefaultValue("2s") Duration budgetTimeout) {
     }
 }

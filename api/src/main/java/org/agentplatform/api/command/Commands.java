@@ -35,15 +35,20 @@ public final class Commands {
      * @param notFound the code an unknown aggregate answers ({@code not_found}, or {@code agent_not_found} for agents)
      */
     public <R> Mono<R> send(Object command, Caller caller, ServerWebExchange exchange, ErrorCode notFound) {
-        Map<String, String> audit = Map.of(
-                AuditMetadata.OWNER_ID, caller.ownerId().toString(),
-                AuditMetadata.CREDENTIAL_ID, caller.credentialId(),
-                AuditMetadata.REQUEST_ID, RequestIds.of(exchange));
+        Map<String, String> audit = audit(caller, exchange);
         return Mono.<R>fromCallable(() -> gateway.sendAndWait(GenericCommandMessage.asCommandMessage(command).andMetaData(audit)))
                 .subscribeOn(Schedulers.boundedElastic())
                 .retryWhen(Retry.backoff(3, Duration.ofMillis(25)).filter(failure -> unwrap(failure) instanceof ConcurrencyException)
                         .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
                 .onErrorMap(failure -> translate(unwrap(failure), notFound));
+    }
+
+    /** Who did it and in which request: the metadata of every command and event the API causes. */
+    public static Map<String, String> audit(Caller caller, ServerWebExchange exchange) {
+        return Map.of(
+                AuditMetadata.OWNER_ID, caller.ownerId().toString(),
+                AuditMetadata.CREDENTIAL_ID, caller.credentialId(),
+                AuditMetadata.REQUEST_ID, RequestIds.of(exchange));
     }
 
     private static Throwable translate(Throwable failure, ErrorCode notFound) {

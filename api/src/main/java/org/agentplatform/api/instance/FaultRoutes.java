@@ -7,6 +7,8 @@ import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.PathIds;
+import org.agentplatform.kernel.control.ControlAction;
+import org.agentplatform.kernel.control.ControlSurface;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.RuntimeMethod;
@@ -80,8 +82,9 @@ final class FaultRoutes {
             throw ApiException.invalidBody("'" + at + "' must be an object", at);
         }
         String method = Validate.present(at + ".method", rule.method());
-        if (!"*".equals(method) && RuntimeMethod.fromWireName(method).isEmpty()) {
-            throw ApiException.invalidParam(at + ".method", "'" + at + ".method' must be * or a runtime method");
+        if (!"*".equals(method) && RuntimeMethod.fromWireName(method).isEmpty() && !isControlAction(method)) {
+            throw ApiException.invalidParam(at + ".method", "'" + at + ".method' must be *, a runtime method or a control action"
+                    + " (computer/click, mobile/screenshot, ...)");
         }
         if (rule.latencyMs() != null && (rule.latencyMs() < 0 || rule.latencyMs() > MAX_LATENCY_MS)) {
             throw ApiException.invalidParam(at + ".latency_ms", "'" + at + ".latency_ms' must be 0 to " + MAX_LATENCY_MS);
@@ -92,6 +95,14 @@ final class FaultRoutes {
         if (rule.failWith() != null) {
             Validate.text(at + ".fail_with.code", rule.failWith().code(), 1, 64);
         }
+    }
+
+    /** {@code <surface>/<action>}: a control action of the computer or mobile surface (screenshots included). */
+    private static boolean isControlAction(String method) {
+        int slash = method.indexOf('/');
+        return slash > 0 && ControlSurface.fromWireName(method.substring(0, slash))
+                .flatMap(surface -> ControlAction.fromWireName(method.substring(slash + 1)).filter(action -> action.belongsTo(surface)))
+                .isPresent();
     }
 
     record FaultRules(List<InjectedFault> rules) {

@@ -37,6 +37,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceKind;
 import org.agentplatform.kernel.operation.OperationError;
 import org.agentplatform.kernel.operation.OperationId;
+import org.agentplatform.infra.local.device.LocalDevices;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -70,6 +71,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     private final LocalSessions sessions;
     private final LocalModels models;
     private final LocalAgentTurns turns;
+    private final LocalDevices devices;
     private final Map<OperationId, PendingCall> pending = new ConcurrentHashMap<>();
 
     /**
@@ -77,10 +79,11 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
      * @param archives    where skills installed by file id are read from
      * @param staleTurns  a running turn whose node has not touched it for this long is taken over
      * @param meters      where turn durations are recorded
+     * @param realDisplays whether running linux instances get a real X display (when Xvfb and xdotool are installed)
      */
     public LocalRuntime(JdbcTemplate jdbc, TransactionTemplate transactions, ModelCatalog catalog, ModelBackends backends,
             ChannelChunks chunks, TurnReports reports, CronTasks tasks, SkillArchives archives, ScheduledExecutorService timers,
-            Executor workers, Clock clock, Duration staleTurns, MeterRegistry meters) {
+            Executor workers, Clock clock, Duration staleTurns, MeterRegistry meters, boolean realDisplays) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.timers = timers;
@@ -93,6 +96,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
         this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, workers, clock, staleTurns, meters);
+        this.devices = new LocalDevices(this::takeFault, realDisplays);
     }
 
     // ---- provisioning -------------------------------------------------------------------------
@@ -120,6 +124,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
                     + " AND state <> 'destroyed'", now(), instance.value(), runtimeEpoch);
             abortPending(instance, "RUNTIME_STOPPED", "The instance was stopped before the runtime applied the call");
             turns.abortOn(instance, "The agent's instance was stopped while it worked on the task");
+            devices.release(instance);
         });
     }
 
@@ -128,6 +133,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         return run(() -> {
             abortPending(instance, "RUNTIME_RESTARTED", "The runtime restarted before it applied the call");
             turns.abortOn(instance, "The agent's instance restarted while it worked on the task");
+            devices.release(instance);
         });
     }
 
@@ -137,6 +143,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
             jdbc.update("UPDATE local_instance SET state = 'destroyed', updated_at = ? WHERE instance_id = ?", now(), instance.value());
             abortPending(instance, "RUNTIME_DESTROYED", "The instance was destroyed before the runtime applied the call");
             turns.abortOn(instance, "The agent's instance was destroyed while it worked on the task");
+            devices.release(instance);
         });
     }
 
@@ -281,6 +288,13 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         turns.stop(channel);
     }
 
+    // ---- devices ------------------------------------------------------------------------------
+
+    /** The screens of this provider's instances (computer and mobile control). */
+    public LocalDevices devices() {
+        return devices;
+    }
+
     /** Keeps this node's turns alive, takes over silent nodes' turns, reports unreported outcomes (called by the sweeper). */
     public void recoverTurns() {
         turns.recover();
@@ -300,7 +314,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     }
 
     /** The first rule matching the method, used once (a rule with {@code times} runs out). */
-    private Optional<FaultRule> takeFault(InstanceId instance, String method) {
+    Optional<FaultRule> takeFault(InstanceId instance, String method) {
         return transactions.execute(status -> {
             List<String> rows = jdbc.queryForList("SELECT faults::text FROM local_instance WHERE instance_id = ? FOR UPDATE",
                     String.class, instance.value());

@@ -82,7 +82,7 @@ public class OperationsConfiguration {
             MeterRegistry meters) {
         return new LocalRuntime(jdbc, new TransactionTemplate(transactions), catalog, backends, channelChunks, turnReports,
                 command -> ProcessCommands.send(commands, command), skillArchives, runtimeTimers, runtimeExecutor, clock,
-                properties.tasks().turnTakeover(), meters);
+                properties.tasks().turnTakeover(), meters, properties.control().realX());
     }
 
     @Bean

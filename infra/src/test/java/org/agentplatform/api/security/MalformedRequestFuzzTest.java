@@ -32,7 +32,8 @@ class MalformedRequestFuzzTest extends ApiTest {
 
     private static final long SEED = 20261123L;
     private static final int REQUESTS = 2_400;
-    private static final Pattern VARIABLE = Pattern.compile("\\{(\\w+)}");
+    /** A path variable, with the alternatives of its pattern when it has one ({@code {surface:computer|mobile}}). */
+    private static final Pattern VARIABLE = Pattern.compile("\\{(\\w+)(?::([\\w|]+))?}");
     private static final Pattern LIFECYCLE = Pattern.compile("/instances/\\{instanceId}/(start|stop|restart|faults)$");
 
     @Autowired
@@ -126,6 +127,11 @@ class MalformedRequestFuzzTest extends ApiTest {
         Matcher variable = VARIABLE.matcher(pattern);
         StringBuilder path = new StringBuilder();
         while (variable.find()) {
+            if (variable.group(2) != null) {
+                String[] alternatives = variable.group(2).split("\\|");
+                variable.appendReplacement(path, alternatives[random.nextInt(alternatives.length)]);
+                continue;
+            }
             String value = switch (random.nextInt(4)) {
                 case 0, 1 -> known.getOrDefault(variable.group(1), UUID.randomUUID().toString());
                 case 2 -> UUID.randomUUID().toString();

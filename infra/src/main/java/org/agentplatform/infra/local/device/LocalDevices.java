@@ -1,0 +1,99 @@
+package org.agentplatform.infra.local.device;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import org.agentplatform.api.control.DeviceAction;
+import org.agentplatform.api.control.Devices;
+import org.agentplatform.infra.local.FaultRule;
+import org.agentplatform.kernel.control.ControlSurface;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.instance.InstanceKind;
+import org.agentplatform.query.instance.InstanceRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The local provider's screens: for a running linux instance a real X display when {@code Xvfb} and {@code xdotool}
+ * are installed ({@link XvfbDisplay}), else, and for windows, mac and android, a virtual device ({@link VirtualScreen}).
+ * A device is made on the instance's first control request and released when it stops, restarts or is destroyed
+ * (a virtual device's state does not outlive the service). The instance's injected faults apply to screenshots and
+ * actions ({@code computer/click}, {@code mobile/screenshot}, ... or {@code *}).
+ */
+public final class LocalDevices implements Devices {
+
+    private static final Logger log = LoggerFactory.getLogger(LocalDevices.class);
+    private static final int FIRST_DISPLAY = 90;
+
+    private final Map<InstanceId, Device> devices = new ConcurrentHashMap<>();
+    private final BiFunction<InstanceId, String, Optional<FaultRule>> faults;
+    private final Function<InstanceKind, Device> maker;
+
+    /**
+     * @param faults  takes the instance's first fault rule matching a method name, if any
+     * @param realX   whether linux instances get a real X display
+     */
+    public LocalDevices(BiFunction<InstanceId, String, Optional<FaultRule>> faults, boolean realX) {
+        this.faults = faults;
+        boolean xvfb = realX && XvfbDisplay.available();
+        log.atInfo().addKeyValue("real_x_display", xvfb).log("local devices ready");
+        this.maker = kind -> xvfb && kind == InstanceKind.LINUX ? XvfbDisplay.start(FIRST_DISPLAY) : new VirtualScreen(kind);
+    }
+
+    @Override
+    public Mono<Screen> screen(InstanceRecord instance) {
+        return blocking(() -> device(instance).screen());
+    }
+
+    @Override
+    public Mono<Screenshot> screenshot(InstanceRecord instance) {
+        return faulted(instance, "screenshot").then(blocking(() -> device(instance).screenshot()));
+    }
+
+    @Override
+    public Mono<Void> perform(InstanceRecord instance, DeviceAction action) {
+        return faulted(instance, action.action().wireName()).then(blocking(() -> {
+            device(instance).perform(action);
+            return true;
+        })).then();
+    }
+
+    /** The instance stopped, restarted or was destroyed: its device goes (a display process is stopped). */
+    public void release(InstanceId instance) {
+        Device device = devices.remove(instance);
+        if (device != null) {
+            device.close();
+        }
+    }
+
+    /** Stops every device (the service is stopping). */
+    public void close() {
+        devices.keySet().forEach(this::release);
+    }
+
+    private Device device(InstanceRecord instance) {
+        return devices.computeIfAbsent(instance.id(), any -> maker.apply(instance.kind()));
+    }
+
+    /** The injected fault of this call, if any: a latency first, a refusal, or a device that never answers. */
+    private Mono<Void> faulted(InstanceRecord instance, String action) {
+        String method = (instance.kind().isDesktop() ? ControlSurface.COMPUTER : ControlSurface.MOBILE).wireName() + "/" + action;
+        return blocking(() -> faults.apply(instance.id(), method)).flatMap(found -> found.map(rule -> {
+            if (rule.neverAnswer()) {
+                return Mono.<Void>never();
+            }
+            Mono<Void> delay = rule.latencyMs() == null ? Mono.empty() : Mono.delay(Duration.ofMillis(rule.latencyMs())).then();
+            return rule.failWith() == null ? delay : delay.then(Mono.<Void>error(new DeviceFailure(rule.failWith().code(),
+                    rule.failWith().message() == null ? "Injected failure" : rule.failWith().message())));
+        }).orElse(Mono.empty()));
+    }
+
+    private static <T> Mono<T> blocking(java.util.concurrent.Callable<T> call) {
+        return Mono.fromCallable(call).subscribeOn(Schedulers.boundedElastic());
+    }
+}
