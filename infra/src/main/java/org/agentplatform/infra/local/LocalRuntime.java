@@ -96,7 +96,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
         this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, workers, clock, staleTurns, meters);
-        this.devices = new LocalDevices(this::takeFault, realDisplays);
+        this.devices = new LocalDevices(this::takeFault, this::isRunning, realDisplays);
     }
 
     // ---- provisioning -------------------------------------------------------------------------
@@ -314,6 +314,11 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     }
 
     /** The first rule matching the method, used once (a rule with {@code times} runs out). */
+    /** Whether the runtime of the instance runs (not deployed only, stopped or destroyed). */
+    boolean isRunning(InstanceId instance) {
+        return jdbc.queryForList("SELECT state FROM local_instance WHERE instance_id = ?", String.class, instance.value()).contains("running");
+    }
+
     Optional<FaultRule> takeFault(InstanceId instance, String method) {
         return transactions.execute(status -> {
             List<String> rows = jdbc.queryForList("SELECT faults::text FROM local_instance WHERE instance_id = ? FOR UPDATE",

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.agentplatform.api.control.DeviceAction;
 import org.agentplatform.api.control.Devices;
 import org.agentplatform.infra.local.FaultRule;
@@ -32,14 +33,17 @@ public final class LocalDevices implements Devices {
 
     private final Map<InstanceId, Device> devices = new ConcurrentHashMap<>();
     private final BiFunction<InstanceId, String, Optional<FaultRule>> faults;
+    private final Predicate<InstanceId> running;
     private final Function<InstanceKind, Device> maker;
 
     /**
      * @param faults  takes the instance's first fault rule matching a method name, if any
+     * @param running whether the instance's runtime runs (a device is made only for one that does)
      * @param realX   whether linux instances get a real X display
      */
-    public LocalDevices(BiFunction<InstanceId, String, Optional<FaultRule>> faults, boolean realX) {
+    public LocalDevices(BiFunction<InstanceId, String, Optional<FaultRule>> faults, Predicate<InstanceId> running, boolean realX) {
         this.faults = faults;
+        this.running = running;
         boolean xvfb = realX && XvfbDisplay.available();
         log.atInfo().addKeyValue("real_x_display", xvfb).log("local devices ready");
         this.maker = kind -> xvfb && kind == InstanceKind.LINUX ? XvfbDisplay.start(FIRST_DISPLAY) : new VirtualScreen(kind);
@@ -76,7 +80,18 @@ public final class LocalDevices implements Devices {
         devices.keySet().forEach(this::release);
     }
 
+    /**
+     * The instance's device, made on first use. A request that read the instance as running just before it stopped
+     * must not make a device nobody releases: a new one is made only while the runtime runs.
+     */
     private Device device(InstanceRecord instance) {
+        Device device = devices.get(instance.id());
+        if (device != null) {
+            return device;
+        }
+        if (!running.test(instance.id())) {
+            throw new DeviceFailure("conflict", "Instance " + instance.id() + " is not running; start it to control its screen");
+        }
         return devices.computeIfAbsent(instance.id(), any -> maker.apply(instance.kind()));
     }
 
