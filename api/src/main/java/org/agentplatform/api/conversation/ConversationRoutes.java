@@ -19,6 +19,7 @@ import org.agentplatform.api.conversation.ConversationRequests.OpenRequest;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.task.TaskStarter;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.conversation.ConversationCommand.CancelTurn;
@@ -31,6 +32,7 @@ import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.conversation.ConversationReads;
 import org.agentplatform.query.conversation.ConversationRecord;
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -164,14 +166,15 @@ final class ConversationRoutes {
                 .map(ApiResponse::of);
     }
 
-    /** The conversation's SSE stream across turns, resumable with {@code Last-Event-ID} (or {@code ?since=}). */
+    /** The conversation's SSE stream across turns, resumable with {@code Last-Event-ID} (or {@code ?since=}); 204 from its end once closed. */
     @GetMapping("/api/v1/agents/{agentId}/conversations/{convId}/events")
-    Mono<ResponseEntity<Flux<?>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+    Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String convId, @RequestHeader(name = LogPages.RESUME_HEADER, required = false) String lastEventId,
             @RequestParam(required = false) String since) {
         long cursor = LogPages.streamCursor(lastEventId, since);
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
-                .map(conversation -> ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM).body(stream.after(conversation, cursor)));
+                .map(conversation -> conversation.isClosed() && cursor >= conversation.lastOffset() ? EventStreams.finished()
+                        : EventStreams.of(stream.after(conversation, cursor)));
     }
 
     /** Cancels the running turn (409 when none runs); the messages waiting behind it go on. */

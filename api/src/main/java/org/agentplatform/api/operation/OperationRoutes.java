@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.instance.InstanceId;
@@ -14,6 +15,8 @@ import org.agentplatform.kernel.operation.OperationCommand.RequestOperationCance
 import org.agentplatform.kernel.operation.OperationId;
 import org.agentplatform.query.operation.OperationReads;
 import org.agentplatform.query.operation.OperationRecord;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -26,6 +29,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A runtime operation: its snapshot, its cancel (idempotent by {@code Idempotency-Key}; possible until
@@ -40,11 +44,13 @@ final class OperationRoutes {
     private final Commands commands;
     private final OperationReads operations;
     private final OperationStream stream;
+    private final JsonMapper json;
 
-    OperationRoutes(Commands commands, OperationReads operations, OperationStream stream) {
+    OperationRoutes(Commands commands, OperationReads operations, OperationStream stream, JsonMapper json) {
         this.commands = commands;
         this.operations = operations;
         this.stream = stream;
+        this.json = json;
     }
 
     @GetMapping("/api/v1/instances/{instanceId}/operations/{operationId}")
@@ -72,17 +78,19 @@ final class OperationRoutes {
     }
 
     @GetMapping("/api/v1/instances/{instanceId}/operations/{operationId}/events")
-    Mono<ResponseEntity<?>> events(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+    Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
             @PathVariable String operationId, @RequestHeader(name = RESUME_HEADER, required = false) String lastEventId) {
         long cursor = cursor(lastEventId);
         return find(caller, instanceId, operationId).map(operation -> {
             if (cursor > operation.sequence()) {
-                return flat(HttpStatus.CONFLICT, "OPERATION_CURSOR_AHEAD", operationId,
+                ResponseEntity<Map<String, Object>> ahead = flat(HttpStatus.CONFLICT, "OPERATION_CURSOR_AHEAD", operationId,
                         Map.of("cursor", Long.toString(cursor), "lastSequence", Long.toString(operation.sequence())));
+                // the route's body is a stream of bytes (the frames), so the refusal is written as bytes too
+                return ResponseEntity.status(ahead.getStatusCode()).headers(ahead.getHeaders())
+                        .body(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(json.writeValueAsBytes(ahead.getBody()))));
             }
             boolean finished = operation.status().isTerminal() && cursor == operation.sequence();
-            return ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM)
-                    .body(finished ? Flux.empty() : stream.after(operation.id(), cursor));
+            return finished ? EventStreams.finished() : EventStreams.of(stream.after(operation.id(), cursor));
         });
     }
 

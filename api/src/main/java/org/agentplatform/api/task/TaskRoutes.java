@@ -20,6 +20,7 @@ import org.agentplatform.api.task.TaskRequests.CreateRequest;
 import org.agentplatform.api.task.TaskRequests.NewMessage;
 import org.agentplatform.api.task.TaskRequests.NewTask;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
@@ -30,6 +31,7 @@ import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
+import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -156,14 +158,18 @@ final class TaskRoutes {
                 .map(ApiResponse::of);
     }
 
-    /** The task's SSE stream, resumable with {@code Last-Event-ID} (or {@code ?since=}): rows with a greater offset follow. */
+    /**
+     * The task's SSE stream, resumable with {@code Last-Event-ID} (or {@code ?since=}): rows with a greater offset follow;
+     * 204 from at or past a finished task's terminal status.
+     */
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}/events")
-    Mono<ResponseEntity<Flux<?>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+    Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String taskId, @RequestHeader(name = LogPages.RESUME_HEADER, required = false) String lastEventId,
             @RequestParam(required = false) String since) {
         long cursor = LogPages.streamCursor(lastEventId, since);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
-                .map(task -> ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM).body(stream.after(task, cursor)));
+                .map(task -> task.status().isTerminal() && cursor >= task.changeOffset() ? EventStreams.finished()
+                        : EventStreams.of(stream.after(task, cursor)));
     }
 
     private static Mono<ApiResponse<TaskList>> page(Flux<TaskRecord> found, Long since) {

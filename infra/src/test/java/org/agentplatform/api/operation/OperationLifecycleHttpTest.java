@@ -55,6 +55,8 @@ class OperationLifecycleHttpTest extends ApiTest {
         List<ServerSentEvent<String>> rest = platform.events(instance, operation, first.getLast().id(), 10);
         assertThat(rest).extracting(ServerSentEvent::id).containsExactly("2", "3", "4");
         assertThat(platform.events(instance, operation, "4", 10)).as("resuming after the terminal event ends at once").isEmpty();
+        platform.get("/api/v1/instances/{i}/operations/{o}/events", instance, operation).header("Last-Event-ID", "4")
+                .accept(MediaType.TEXT_EVENT_STREAM).exchange().expectStatus().isNoContent();
     }
 
     @Test

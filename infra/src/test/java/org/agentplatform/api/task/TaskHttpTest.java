@@ -133,8 +133,31 @@ class TaskHttpTest extends ApiTest {
         List<String> resumed = new ArrayList<>(ids(first));
         resumed.addAll(ids(rest));
         assertThat(resumed).isEqualTo(ids(owner.taskEvents(agent, task, null, 100))).doesNotHaveDuplicates();
-        List<ServerSentEvent<String>> afterTheEnd = owner.taskEvents(agent, task, rest.get(rest.size() - 2).id(), 100);
-        assertThat(afterTheEnd).extracting(ServerSentEvent::event).containsExactly("done");
+        // from the terminal status on nothing follows, ever: 204 tells a standard client to stop reconnecting
+        owner.get("/api/v1/agents/{a}/tasks/{t}/events", agent, task).header("Last-Event-ID", rest.get(rest.size() - 2).id())
+                .accept(MediaType.TEXT_EVENT_STREAM).exchange().expectStatus().isNoContent().expectBody().isEmpty();
+    }
+
+    @Test
+    void eachFrameIsWrittenEventThenDataThenItsId() {
+        String task = owner.task(agent, "framed\n/echo deltas=2");
+        owner.awaitTask(agent, task, "completed");
+        String raw = new String(owner.get("/api/v1/agents/{a}/tasks/{t}/events", agent, task).accept(MediaType.TEXT_EVENT_STREAM)
+                .exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody(), java.nio.charset.StandardCharsets.UTF_8);
+        List<String> frames = List.of(raw.split("\n\n"));
+        assertThat(frames).hasSizeGreaterThanOrEqualTo(7);
+        for (String frame : frames) {
+            List<String> lines = List.of(frame.split("\n"));
+            if (lines.getFirst().startsWith(":")) {
+                continue;
+            }
+            assertThat(lines.getFirst()).as(frame).startsWith("event:");
+            assertThat(lines.get(1)).as(frame).startsWith("data:");
+            if (!lines.getFirst().equals("event:done") && !lines.getFirst().equals("event:error")) {
+                assertThat(lines.getLast()).as("the id comes last: " + frame).startsWith("id:");
+            }
+            assertThat(lines.subList(0, lines.size() - 1)).as(frame).noneMatch(line -> line.startsWith("id:"));
+        }
     }
 
     @Test

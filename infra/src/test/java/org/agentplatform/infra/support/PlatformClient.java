@@ -12,6 +12,7 @@ import org.springframework.core.ParameterizedTypeReference;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.test.web.reactive.server.FluxExchangeResult;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -171,10 +172,14 @@ public final class PlatformClient {
         if (lastEventId != null) {
             stream = stream.header("Last-Event-ID", lastEventId);
         }
-        return stream.exchange().expectStatus().isOk()
+        FluxExchangeResult<ServerSentEvent<String>> result = stream.exchange()
                 .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() {
-                })
-                .getResponseBody()
+                });
+        if (result.getStatus().value() == 204) {
+            return List.of(); // the conversation had closed at the cursor: nothing follows, ever
+        }
+        assertThat(result.getStatus().value()).as("the stream's status").isEqualTo(200);
+        return result.getResponseBody()
                 .filter(event -> event.event() != null)
                 .takeUntil(last)
                 .collectList()
@@ -187,10 +192,14 @@ public final class PlatformClient {
         if (lastEventId != null) {
             stream = stream.header("Last-Event-ID", lastEventId);
         }
-        return stream.exchange().expectStatus().isOk()
+        FluxExchangeResult<ServerSentEvent<String>> result = stream.exchange()
                 .returnResult(new ParameterizedTypeReference<ServerSentEvent<String>>() {
-                })
-                .getResponseBody()
+                });
+        if (result.getStatus().value() == 204) {
+            return List.of(); // the stream had ended at the cursor: nothing follows, ever
+        }
+        assertThat(result.getStatus().value()).as("the stream's status").isEqualTo(200);
+        return result.getResponseBody()
                 .filter(event -> event.event() != null)
                 .take(count)
                 .collectList()
