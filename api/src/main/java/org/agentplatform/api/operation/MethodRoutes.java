@@ -40,7 +40,6 @@ final class MethodRoutes {
     private static final TypeReference<Map<String, Object>> OBJECT = new TypeReference<>() {
     };
     private static final long MIN_DEADLINE_MS = 100;
-    private static final Object INVALID_ID = new Object();
 
     private final Commands commands;
     private final OperationQueue queue;
@@ -72,9 +71,8 @@ final class MethodRoutes {
             throw StorableText.refusal(unstorable);
         }
         Object id = id(request);
-        if (!request.isObject() || !"2.0".equals(request.path("jsonrpc").asString(null)) || !request.path("method").isString()
-                || id == INVALID_ID) {
-            return Mono.just(JsonRpc.error(id == INVALID_ID ? null : id, JsonRpc.INVALID_REQUEST, "Invalid Request",
+        if (!request.isObject() || !"2.0".equals(request.path("jsonrpc").asString(null)) || !request.path("method").isString()) {
+            return Mono.just(JsonRpc.error(id, JsonRpc.INVALID_REQUEST, "Invalid Request",
                     Map.of("reason", "expected {\"jsonrpc\": \"2.0\", \"id\", \"method\": string, \"params\": object}")));
         }
         String methodName = request.get("method").asString();
@@ -113,18 +111,12 @@ final class MethodRoutes {
         throw ApiException.invalidParam("deadline_ms", "'deadline_ms' must be an integer from " + MIN_DEADLINE_MS + " to " + max);
     }
 
-    /** The request's id: a string, a number or null (absent); anything else makes the request invalid. */
+    /**
+     * The request's id, echoed as it came: any JSON value (a string, a number, an object, an array, a boolean); null
+     * when absent.
+     */
     private static Object id(JsonNode request) {
         JsonNode id = request.path("id");
-        if (id.isMissingNode() || id.isNull()) {
-            return null;
-        }
-        if (id.isString()) {
-            return id.asString();
-        }
-        if (id.isNumber()) {
-            return id.numberValue();
-        }
-        return INVALID_ID;
+        return id.isMissingNode() || id.isNull() ? null : id;
     }
 }

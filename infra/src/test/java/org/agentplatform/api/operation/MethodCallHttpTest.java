@@ -77,8 +77,17 @@ class MethodCallHttpTest extends ApiTest {
         assertThat(rpc("[1, 2]").at("/error/code").asInt()).isEqualTo(-32600);
         assertThat(rpc("{\"jsonrpc\": \"1.0\", \"id\": 1, \"method\": \"cron/list\"}").at("/error/code").asInt()).isEqualTo(-32600);
         assertThat(rpc("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": 5}").at("/error/code").asInt()).isEqualTo(-32600);
-        assertThat(rpc("{\"jsonrpc\": \"2.0\", \"id\": {\"a\": 1}, \"method\": \"cron/list\"}").at("/error/code").asInt())
-                .isEqualTo(-32600);
+    }
+
+    @Test
+    void anyJsonValueIsAnIdAndComesBackAsItWas() {
+        for (String id : List.of("{\"a\": [1, true]}", "true", "[1, \"x\"]", "2.5", "\"call-9\"")) {
+            JsonNode answer = PlatformClient.body(methods("").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue("{\"jsonrpc\": \"2.0\", \"id\": " + id + ", \"method\": \"cron/list\", \"params\": {}}").exchange(), 202);
+            assertThat(answer.get("id")).as(id).isEqualTo(JSON.readTree(id));
+            JsonNode refused = rpc("{\"jsonrpc\": \"2.0\", \"id\": " + id + ", \"method\": \"agent/teleport\", \"params\": {}}");
+            assertThat(refused.get("id")).as(id).isEqualTo(JSON.readTree(id));
+        }
     }
 
     @Test
