@@ -48,6 +48,10 @@ final class InvokeRoutes {
         Instant giveUp = clock.instant().plus(request.timeout());
         AgentId agent = AgentAccess.parse(agentId);
         return starter.start(caller, exchange, agent, request.validated(), TaskOrigin.INVOKE)
+                // invoke answers an offline agent as the contract maps it: 503 agent_service_unavailable, saying why
+                .onErrorMap(ApiException.class, refused -> refused.code() == ErrorCode.AGENT_OFFLINE
+                        ? new ApiException(ErrorCode.AGENT_SERVICE_UNAVAILABLE, "The agent is offline: " + refused.getMessage())
+                        : refused)
                 .flatMap(created -> tasks.awaitState(created.taskId(), task -> task.status().isSettled(), left(giveUp))
                         .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.SERVICE_TIMEOUT, "The agent did not answer within "
                                 + request.timeout().toMillis() + " ms; the task goes on: follow it with the tasks API, do not invoke again",

@@ -37,12 +37,18 @@ record TaskError(String code, int httpStatus, String message) {
         if (TaskFailure.AGENT_REPLY_ERROR.equals(code)) {
             return new TaskError(code, 200, message);
         }
-        ErrorCode known = switch (code == null ? "" : code) {
-            case "agent_offline" -> ErrorCode.AGENT_OFFLINE;
-            case "agent_service_unavailable" -> ErrorCode.AGENT_SERVICE_UNAVAILABLE;
-            case "agent_not_found" -> ErrorCode.AGENT_NOT_FOUND;
-            default -> ErrorCode.INTERNAL_ERROR;
+        // the contract's invoke mapping: agent offline, misconfigured, stream unavailable are all 503
+        // agent_service_unavailable, the message says which (the stored failure keeps the runtime's own code)
+        String said = message == null ? "The task failed" : message;
+        return switch (code == null ? "" : code) {
+            case "agent_offline" -> unavailable("The agent is offline: " + said);
+            case "agent_not_found" -> unavailable("The agent is misconfigured: " + said);
+            case "agent_service_unavailable" -> unavailable(said);
+            default -> new TaskError(ErrorCode.INTERNAL_ERROR.wireName(), ErrorCode.INTERNAL_ERROR.httpStatus(), said);
         };
-        return new TaskError(known.wireName(), known.httpStatus(), message == null ? "The task failed" : message);
+    }
+
+    private static TaskError unavailable(String message) {
+        return new TaskError(ErrorCode.AGENT_SERVICE_UNAVAILABLE.wireName(), ErrorCode.AGENT_SERVICE_UNAVAILABLE.httpStatus(), message);
     }
 }

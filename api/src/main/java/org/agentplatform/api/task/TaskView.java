@@ -54,7 +54,9 @@ record TaskView(
     }
 
     static TaskView of(TaskRecord task, ChannelReads.History history) {
-        ErrorView error = TaskError.of(task).map(failure -> new ErrorView(failure.code(), failure.message())).orElse(null);
+        // agent_reply_error is only ever done.code (contract): here an in-band failure is is_error with the agent's text
+        ErrorView error = TaskError.of(task)
+                .map(failure -> new ErrorView(failure.isAgentReported() ? null : failure.code(), failure.message())).orElse(null);
         return new TaskView(task.id().toString(), task.contextId(), task.agentId().toString(), task.status().wireName(),
                 task.status().isTerminal(), task.origin().wireName(), task.text(), error != null, error, task.deadline(),
                 task.changeOffset(), task.lastOffset(), task.createdAt(), task.updatedAt(),

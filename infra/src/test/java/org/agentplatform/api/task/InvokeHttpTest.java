@@ -12,6 +12,7 @@ import org.agentplatform.infra.support.PlatformClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
 
@@ -81,7 +82,8 @@ class InvokeHttpTest extends ApiTest {
     void failuresMapAsTheContractSays() {
         JsonNode inBand = body(invoke(owner, agent, Map.of("message", "bad input\n/echo then=fail")), 200).get("data");
         assertThat(inBand.get("is_error").asBoolean()).isTrue();
-        assertThat(inBand.at("/error/code").asString()).isEqualTo("agent_reply_error");
+        assertThat(inBand.toString()).doesNotContain("agent_reply_error");
+        assertThat(inBand.at("/error/code").isNull()).isTrue();
         assertThat(inBand.get("text").asString()).isEqualTo("echo failed: bad input");
         JsonNode unavailable = assertError(invoke(owner, agent, Map.of("message", "x\n/echo then=unavailable")), 503,
                 "agent_service_unavailable", "");
@@ -110,9 +112,17 @@ class InvokeHttpTest extends ApiTest {
         owner.awaitTask(agent, task, "running");
         body(owner.post("/api/v1/instances/{i}/stop", instance).exchange(), 200);
         JsonNode failed = owner.awaitTask(agent, task, "failed");
-        assertThat(failed.at("/error/code").asString()).isEqualTo("agent_offline");
+        assertThat(failed.at("/error/code").asString()).isEqualTo("agent_service_unavailable");
+        assertThat(failed.at("/error/message").asString()).startsWith("The agent is offline: ");
+        List<ServerSentEvent<String>> tail = owner.taskEvents(agent, task, null, 100);
+        assertThat(PlatformClient.data(tail.get(tail.size() - 2)).get("code").asString()).isEqualTo("agent_service_unavailable");
+        assertThat(PlatformClient.data(tail.getLast()).get("code").asString()).isEqualTo("agent_service_unavailable");
         owner.awaitInstance(instance, "stopped");
-        assertError(invoke(owner, agent, Map.of("message", "anyone?")), 503, "agent_offline", "");
+        JsonNode offline = assertError(invoke(owner, agent, Map.of("message", "anyone?")), 503, "agent_service_unavailable", "");
+        assertThat(offline.get("message").asString()).startsWith("The agent is offline: ");
+        // the tasks API still refuses new work for a stopped instance as agent_offline (nothing ran yet)
+        assertError(owner.post("/api/v1/agents/{a}/tasks", agent).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("message", "anyone?")).exchange(), 503, "agent_offline", "");
     }
 
     @Test
