@@ -41,7 +41,6 @@ class WebhookDelivery {
     private OwnerId ownerId;
     private String payload;
     private String fixedSignature;
-    private String lastSignature;
     private DeliveryStatus status;
     private int attempts;
 
@@ -60,10 +59,14 @@ class WebhookDelivery {
                 null, command.fireId()));
     }
 
-    /** A redelivery: created by its source (see {@link #handle(RedeliverDelivery)}). */
+    /**
+     * A redelivery: created by its source (see {@link #handle(RedeliverDelivery)}), the same payload bytes, signed
+     * afresh at each of its attempts (a new {@code t=}), so a receiver's timestamp tolerance accepts it however old
+     * its source is.
+     */
     private WebhookDelivery(DeliveryId newId, WebhookDelivery source) {
-        apply(new DeliveryCreated(newId, source.webhookId, source.taskId, source.ownerId, source.payload, source.signatureToResend(),
-                source.id, "redeliver:" + newId));
+        apply(new DeliveryCreated(newId, source.webhookId, source.taskId, source.ownerId, source.payload, null, source.id,
+                "redeliver:" + newId));
     }
 
     @CommandHandler
@@ -108,11 +111,6 @@ class WebhookDelivery {
         return command.newDeliveryId();
     }
 
-    /** What a redelivery re-sends: this row's own fixed header, else the one its last attempt sent. */
-    private String signatureToResend() {
-        return fixedSignature != null ? fixedSignature : lastSignature;
-    }
-
     @EventSourcingHandler
     void on(DeliveryEvent event) {
         switch (event) {
@@ -139,6 +137,5 @@ class WebhookDelivery {
 
     private void attempted(DeliveryAttempt attempt) {
         attempts = attempt.number();
-        lastSignature = attempt.signature();
     }
 }

@@ -16,8 +16,8 @@ public sealed interface DeliveryEvent {
     DeliveryStatus status();
 
     /**
-     * A new pending delivery (attempt_num 0). A redelivery names its source and re-sends its
-     * {@code fixedSignature}; other deliveries are signed at each attempt.
+     * A new pending delivery (attempt_num 0), signed at each attempt. A redelivery names its source.
+     * {@code fixedSignature}: null; redeliveries stored before they were signed afresh carry the header they re-send.
      */
     record DeliveryCreated(
             DeliveryId deliveryId,
