@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.agentplatform.command.turn.TurnOutcome;
 import org.agentplatform.infra.model.ModelBackends.ChatMessage;
 import org.agentplatform.kernel.task.Attachment;
@@ -48,8 +49,11 @@ final class EchoAgent {
     private EchoAgent() {
     }
 
-    /** @param earlier the earlier turns as chat messages, oldest first (the caller's, then the agent's answer) */
-    static Plan plan(TaskMessage message, List<ChatMessage> earlier) {
+    /**
+     * @param earlier the earlier turns as chat messages, oldest first (the caller's, then the agent's answer); read only
+     *                when the message asks for its {@code history}
+     */
+    static Plan plan(TaskMessage message, Supplier<List<ChatMessage>> earlier) {
         Map<String, String> directives = new HashMap<>();
         StringBuilder text = new StringBuilder();
         for (String line : message.text().split("\n", -1)) {
@@ -67,7 +71,7 @@ final class EchoAgent {
             }
         }
         String said = text.toString().strip() + attachmentNote(message.attachments())
-                + (directives.containsKey("history") ? historyNote(earlier) : "");
+                + (directives.containsKey("history") ? historyNote(earlier.get()) : "");
         String then = directives.getOrDefault("then", "complete").toLowerCase(Locale.ROOT);
         String reply = switch (then) {
             case "input" -> "echo needs more input: " + said;

@@ -199,7 +199,7 @@ final class LocalAgentTurns {
             return;
         }
         if (backends.isEcho(model)) {
-            EchoAgent.Plan plan = EchoAgent.plan(running.turn.message(), earlierTurns(running));
+            EchoAgent.Plan plan = EchoAgent.plan(running.turn.message(), () -> earlierTurns(running));
             later(running, plan.stepDelayMs(), () -> step(running, plan, 0));
         } else {
             ask(running, model, (String) found.getFirst().get("instructions"));

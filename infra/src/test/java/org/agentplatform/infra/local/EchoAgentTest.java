@@ -13,7 +13,7 @@ class EchoAgentTest {
 
     @Test
     void itEchoesTheMessageOneDeltaPerWord() {
-        EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("hello big world", List.of()), List.of());
+        EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("hello big world", List.of()), List::of);
         assertThat(plan.outcome()).isEqualTo(new TurnOutcome.Replied("echo: hello big world"));
         assertThat(plan.chunks()).hasSize(4).allMatch(chunk -> chunk.kind().equals("agent_reply_delta"));
         assertThat(String.join("", plan.chunks().stream().map(EchoAgent.Chunk::text).toList())).isEqualTo("echo: hello big world");
@@ -23,7 +23,7 @@ class EchoAgentTest {
     @Test
     void directivesScriptTheTurnAndAreNotEchoed() {
         EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("pick one\n/echo then=input deltas=2 think=3 progress=1 take_ms=700",
-                List.of()), List.of());
+                List.of()), List::of);
         assertThat(plan.outcome()).isEqualTo(new TurnOutcome.NeedsInput("echo needs more input: pick one"));
         assertThat(plan.chunks()).extracting(EchoAgent.Chunk::kind).containsExactly("agent_thought_chunk", "agent_thought_chunk",
                 "agent_thought_chunk", "agent_message_chunk", "agent_reply_delta", "agent_reply_delta");
@@ -45,7 +45,7 @@ class EchoAgentTest {
 
     @Test
     void numbersAreClampedAndNonsenseIgnored() {
-        EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("a b\n/echo deltas=-4 think=lots colour=red", List.of()), List.of());
+        EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("a b\n/echo deltas=-4 think=lots colour=red", List.of()), List::of);
         assertThat(plan.chunks()).hasSize(1);
         assertThat(plan.outcome()).isEqualTo(new TurnOutcome.Replied("echo: a b"));
     }
@@ -53,7 +53,7 @@ class EchoAgentTest {
     @Test
     void attachmentsAreMentioned() {
         EchoAgent.Plan plan = EchoAgent.plan(TaskMessage.user("see",
-                List.of(new Attachment("f-1", "report.pdf", "application/pdf", 1234, "ab".repeat(32)))), List.of());
+                List.of(new Attachment("f-1", "report.pdf", "application/pdf", 1234, "ab".repeat(32)))), List::of);
         assertThat(plan.outcome()).isEqualTo(new TurnOutcome.Replied("echo: see [attached: report.pdf (1234 bytes)]"));
     }
 
@@ -61,9 +61,9 @@ class EchoAgentTest {
     void historyRecountsTheEarlierTurns() {
         List<ChatMessage> earlier = List.of(new ChatMessage("user", "hello there my agent\n/echo deltas=2"), new ChatMessage("assistant", "echo: hello"),
                 new ChatMessage("user", "  second"), new ChatMessage("assistant", "echo: second"));
-        assertThat(EchoAgent.plan(TaskMessage.user("third\n/echo history", List.of()), earlier).outcome())
+        assertThat(EchoAgent.plan(TaskMessage.user("third\n/echo history", List.of()), () -> earlier).outcome())
                 .isEqualTo(new TurnOutcome.Replied("echo: third (2 earlier turns: \"hello there my\", \"second\")"));
-        assertThat(EchoAgent.plan(TaskMessage.user("first\n/echo history", List.of()), List.of()).outcome())
+        assertThat(EchoAgent.plan(TaskMessage.user("first\n/echo history", List.of()), List::of).outcome())
                 .isEqualTo(new TurnOutcome.Replied("echo: first (0 earlier turns)"));
     }
 
@@ -75,6 +75,6 @@ class EchoAgentTest {
     }
 
     private static TurnOutcome outcome(String then) {
-        return EchoAgent.plan(TaskMessage.user("x\n/echo then=" + then, List.of()), List.of()).outcome();
+        return EchoAgent.plan(TaskMessage.user("x\n/echo then=" + then, List.of()), List::of).outcome();
     }
 }
