@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.kernel.control.ControlAction;
-import org.agentplatform.kernel.control.ControlSurface;
 
 /**
  * The bodies of the control actions and their checks, each refusal 400 {@code invalid_param} naming the field:
@@ -26,7 +25,7 @@ final class ControlRequests {
     }
 
     /** The action of {@code body} for a screen of this geometry. */
-    static DeviceAction action(ControlSurface surface, ControlAction action, Map<String, Object> body, Devices.Screen screen) {
+    static DeviceAction action(ControlAction action, Map<String, Object> body, Devices.Screen screen) {
         Map<String, Object> params = body == null ? Map.of() : body;
         return switch (action) {
             case CLICK -> new DeviceAction.Click(x(params, "x", screen), y(params, "y", screen),
@@ -65,19 +64,17 @@ final class ControlRequests {
     }
 
     private static List<String> keys(Map<String, Object> params) {
-        List<String> named = new ArrayList<>();
-        String field;
         if (params.get("keys") instanceof List<?> list) {
-            field = "keys";
             if (list.isEmpty() || list.size() > MAX_KEYS) {
                 throw ApiException.invalidParam("keys", "'keys' must list 1 to " + MAX_KEYS + " keys");
             }
+            List<String> named = new ArrayList<>();
             for (int index = 0; index < list.size(); index++) {
                 named.add(key(list.get(index), "keys[" + index + "]"));
             }
             return named;
         }
-        field = params.containsKey("keys") ? "keys" : "key";
+        String field = params.containsKey("keys") ? "keys" : "key";
         if (!params.containsKey(field)) {
             throw ApiException.missingParam("key");
         }
@@ -99,9 +96,6 @@ final class ControlRequests {
         }
         if (!(value instanceof String text) || text.isEmpty() || text.length() > MAX_TEXT) {
             throw ApiException.invalidParam(field, "'" + field + "' must be 1 to " + MAX_TEXT + " characters");
-        }
-        if (text.indexOf('\u0000') >= 0) {
-            throw ApiException.invalidParam(field, "'" + field + "' must not contain U+0000");
         }
         return text;
     }
@@ -152,7 +146,8 @@ final class ControlRequests {
         return chosen;
     }
 
-    private static String abbreviated(String text) {
+    /** Text quoted in a refusal: at most 32 characters. */
+    static String abbreviated(String text) {
         return text.length() <= 32 ? text : text.substring(0, 32) + "...";
     }
 }

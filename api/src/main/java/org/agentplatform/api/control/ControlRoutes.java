@@ -90,11 +90,11 @@ final class ControlRoutes {
             ServerWebExchange exchange) {
         ControlSurface drives = ControlSurface.fromWireName(surface).orElseThrow();
         ControlAction named = ControlAction.fromWireName(action).filter(found -> found.belongsTo(drives) && !found.isInfo())
-                .orElseThrow(() -> ApiException.notFound("No " + surface + " action " + abbreviated(action) + "; the actions are "
+                .orElseThrow(() -> ApiException.notFound("No " + surface + " action " + ControlRequests.abbreviated(action) + "; the actions are "
                         + String.join(", ", ControlAction.of(drives).stream().map(ControlAction::wireName).toList())));
         return controllable(caller, instanceId, drives)
                 .flatMap(instance -> device(devices.screen(instance))
-                        .map(screen -> ControlRequests.action(drives, named, body, screen))
+                        .map(screen -> ControlRequests.action(named, body, screen))
                         .flatMap(checked -> admitted(caller, ControlBudget.Bucket.ACTIONS, exchange)
                                 .then(device(devices.perform(instance, checked))
                                         .onErrorResume(Devices.DeviceFailure.class, failure -> record(caller, exchange, instance, drives,
@@ -182,9 +182,5 @@ final class ControlRoutes {
     private static ApiException refusal(Devices.DeviceFailure failure) {
         ErrorCode code = ErrorCode.fromWireName(failure.code()).orElse(ErrorCode.AGENT_SERVICE_UNAVAILABLE);
         return new ApiException(code, failure.getMessage());
-    }
-
-    private static String abbreviated(String text) {
-        return text.length() <= 32 ? text : text.substring(0, 32) + "...";
     }
 }

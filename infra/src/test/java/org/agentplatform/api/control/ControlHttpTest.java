@@ -140,6 +140,8 @@ class ControlHttpTest extends ApiTest {
                 .bodyValue(Map.of("button", "jump")).exchange(), 400, "invalid_param", "button");
         assertError(owner.post("/api/v1/instances/{i}/mobile/swipe", android).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("x1", 1, "y1", 1, "x2", 900, "y2", 1)).exchange(), 400, "invalid_param", "x2");
+        assertError(owner.post("/api/v1/instances/{i}/computer/type", windows).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("text", "a\u0000b")).exchange(), 400, "invalid_param", "text");
         assertThat(recorded(windows)).isEmpty();
 
         body(owner.post("/api/v1/instances/{i}/stop", windows).exchange(), 200);

@@ -36,6 +36,11 @@ public final class ChannelLog {
     /** One row an event writes; {@code turn} null for the channel's turn after the change. */
     public record Row(String kind, Integer turn, String role, String status, String text, List<Attachment> attachments,
             Map<String, Object> data) {
+
+        /** The same row with these details. */
+        public Row withData(Map<String, Object> details) {
+            return new Row(kind, turn, role, status, text, attachments, details);
+        }
     }
 
     /** The view's change: a data-modifying statement on it that returns the channel's {@code turn} when it applied. */

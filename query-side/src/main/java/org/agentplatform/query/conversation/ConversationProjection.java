@@ -81,11 +81,10 @@ public class ConversationProjection {
             TrackingToken token) {
         long globalIndex = ChannelLog.globalIndex(index, token);
         Map<String, Object> message = Map.of("message_id", event.messageId().toString());
-        ChannelLog.Row said = ChannelLog.message(event.message(), event.turn());
         log.write(event.conversationId().value(), globalIndex, at, ChannelLog.Change.update(VIEW, event.conversationId().value(), sequence,
                         at, ChannelLog.lastOffset(globalIndex, 2), "turn = ?, turn_status = 'running', error_code = NULL, error_message = NULL",
                         event.turn()),
-                List.of(new ChannelLog.Row(said.kind(), said.turn(), said.role(), null, said.text(), said.attachments(), message),
+                List.of(ChannelLog.message(event.message(), event.turn()).withData(message),
                         ChannelLog.status(TURN_STATUS, event.turn(), TaskStatus.RUNNING.wireName(), message)));
     }
 
