@@ -21,6 +21,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param tasks            tasks: chunk retention and turn recovery
  * @param files            the object store behind presigned file URLs
  * @param webhooks         task webhooks: retry schedule, attempt timeout, SSRF allow-list
+ * @param control          computer and mobile control
+ * @param audit            the audit trail's signed checkpoints
  */
 @ConfigurationProperties("agent-platform")
 public record PlatformProperties(
@@ -35,7 +37,8 @@ public record PlatformProperties(
         @DefaultValue Tasks tasks,
         @DefaultValue Files files,
         @DefaultValue Webhooks webhooks,
-        @DefaultValue Control control) {
+        @DefaultValue Control control,
+        @DefaultValue Audit audit) {
 
     /**
      * {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}; and the connection pools (JDBC: the
@@ -202,5 +205,9 @@ public record PlatformProperties(
      * it the request answers 503 {@code control_rate_limit_unavailable}).
      */
     public record Control(@DefaultValue("true") boolean realX, @DefaultValue("2s") Duration budgetTimeout) {
+    }
+
+    /** @param checkpointInterval how often the head of the audit chain is signed (when it moved) */
+    public record Audit(@DefaultValue("5m") Duration checkpointInterval) {
     }
 }

@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import org.agentplatform.kernel.AuditMetadata;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.webhook.DeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RecordDeliveryAttempt;
@@ -15,6 +16,7 @@ import org.agentplatform.kernel.webhook.DeliveryId;
 import org.agentplatform.kernel.webhook.WebhookId;
 import org.agentplatform.kernel.error.CommandRefused;
 import org.axonframework.commandhandling.CommandExecutionException;
+import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
@@ -101,7 +103,7 @@ public class DeliveryDispatcher {
     /** Sends the command; a refusal means another node or an earlier try got there first, which is fine. */
     private void record(Object command) {
         try {
-            commands.sendAndWait(command);
+            commands.sendAndWait(GenericCommandMessage.asCommandMessage(command).andMetaData(AuditMetadata.byProcess(GROUP)));
         } catch (CommandExecutionException failure) {
             if (!(failure.getCause() instanceof CommandRefused)) {
                 throw failure;

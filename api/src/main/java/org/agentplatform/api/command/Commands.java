@@ -47,7 +47,7 @@ public final class Commands {
     public static Map<String, String> audit(Caller caller, ServerWebExchange exchange) {
         return Map.of(
                 AuditMetadata.OWNER_ID, caller.ownerId().toString(),
-                AuditMetadata.CREDENTIAL_ID, caller.credentialId(),
+                AuditMetadata.ACTOR, caller.credentialId(),
                 AuditMetadata.REQUEST_ID, RequestIds.of(exchange));
     }
 

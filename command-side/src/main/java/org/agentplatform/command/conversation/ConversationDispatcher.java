@@ -35,7 +35,7 @@ public class ConversationDispatcher {
     public ConversationDispatcher(CommandGateway commands, AgentRuntime runtime, Executor executor) {
         this.commands = commands;
         this.runtime = runtime;
-        this.executor = executor;
+        this.executor = ProcessCommands.carrying(executor);
     }
 
     @EventHandler

@@ -37,7 +37,7 @@ public class InstanceLifecycle {
     public InstanceLifecycle(InstanceProvisioning provisioning, CommandGateway commands, Executor executor) {
         this.provisioning = provisioning;
         this.commands = commands;
-        this.executor = executor;
+        this.executor = ProcessCommands.carrying(executor);
     }
 
     @EventHandler

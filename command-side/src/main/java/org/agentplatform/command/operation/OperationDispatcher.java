@@ -53,7 +53,7 @@ public class OperationDispatcher {
         this.commands = commands;
         this.runtime = runtime;
         this.queued = queued;
-        this.executor = executor;
+        this.executor = ProcessCommands.carrying(executor);
         this.clock = clock;
         this.answerTimeout = answerTimeout;
     }

@@ -3,6 +3,7 @@ package org.agentplatform.command.operation;
 import java.util.Map;
 import java.util.concurrent.Executor;
 import org.agentplatform.command.ProcessCommands;
+import org.agentplatform.kernel.AuditMetadata;
 import org.agentplatform.kernel.agent.AgentCommand.ApplyAgentTemplate;
 import org.agentplatform.kernel.agent.AgentCommand.CreateAgent;
 import org.agentplatform.kernel.agent.AgentCommand.DeleteAgent;
@@ -48,7 +49,7 @@ public class OperationProjector {
 
     public OperationProjector(CommandGateway commands, Executor executor) {
         this.commands = commands;
-        this.executor = executor;
+        this.executor = ProcessCommands.carrying(executor);
     }
 
     @EventHandler
@@ -87,18 +88,18 @@ public class OperationProjector {
         switch (pending.method()) {
             case AGENT_CREATE -> create(new CreateAgent(agent, pending.ownerId(), pending.instanceId(), text(result, "name"),
                     text(result, "model"), operation));
-            case AGENT_UPDATE -> commands.sendAndWait(new UpdateAgent(agent, text(result, "name"), text(result, "model"),
+            case AGENT_UPDATE -> sendAndWait(new UpdateAgent(agent, text(result, "name"), text(result, "model"),
                     operation));
-            case AGENT_DELETE -> commands.sendAndWait(new DeleteAgent(agent, operation));
-            case AGENT_APPLY_TEMPLATE -> commands.sendAndWait(new ApplyAgentTemplate(agent, text(params, "templateId"),
+            case AGENT_DELETE -> sendAndWait(new DeleteAgent(agent, operation));
+            case AGENT_APPLY_TEMPLATE -> sendAndWait(new ApplyAgentTemplate(agent, text(params, "templateId"),
                     text(result, "model"), operation));
-            case SKILLS_INSTALL -> commands.sendAndWait(new RecordSkillInstalled(agent, text(result, "name"),
+            case SKILLS_INSTALL -> sendAndWait(new RecordSkillInstalled(agent, text(result, "name"),
                     text(result, "version"), !Boolean.FALSE.equals(result.get("enabled")), operation));
-            case SKILLS_UPDATE -> commands.sendAndWait(isToggleOnly(params)
+            case SKILLS_UPDATE -> sendAndWait(isToggleOnly(params)
                     ? new RecordSkillToggled(agent, text(result, "name"), Boolean.TRUE.equals(result.get("enabled")), operation)
                     : new RecordSkillInstalled(agent, text(result, "name"), text(result, "version"),
                             !Boolean.FALSE.equals(result.get("enabled")), operation));
-            case SKILLS_UNINSTALL -> commands.sendAndWait(new RecordSkillUninstalled(agent, text(params, "name"), operation));
+            case SKILLS_UNINSTALL -> sendAndWait(new RecordSkillUninstalled(agent, text(params, "name"), operation));
             default -> throw new IllegalStateException(pending.method().wireName() + " is not projected");
         }
         return new OperationProjection(operation.toString(), ProjectionState.APPLIED, agent);
@@ -106,13 +107,17 @@ public class OperationProjector {
 
     private void create(CreateAgent command) {
         try {
-            commands.sendAndWait(command);
+            sendAndWait(command);
         } catch (RuntimeException failure) {
             if (!(ProcessCommands.unwrap(failure) instanceof AggregateStreamCreationException)) {
                 throw failure;
             }
             // a repeated projection of the same operation: the agent exists, which is what it wanted
         }
+    }
+
+    private void sendAndWait(Object command) {
+        commands.sendAndWait(ProcessCommands.withContext(command, AuditMetadata.byProcess(GROUP)));
     }
 
     private void block(PendingProjection pending, String reason) {

@@ -45,7 +45,7 @@ public class TaskDispatcher {
         this.commands = commands;
         this.runtime = runtime;
         this.queued = queued;
-        this.executor = executor;
+        this.executor = ProcessCommands.carrying(executor);
     }
 
     @EventHandler

@@ -3,6 +3,7 @@ package org.agentplatform.command.turn;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import org.agentplatform.command.ProcessCommands;
+import org.agentplatform.kernel.AuditMetadata;
 import org.agentplatform.command.turn.TurnOutcome.AgentFailed;
 import org.agentplatform.command.turn.TurnOutcome.NeedsAuth;
 import org.agentplatform.command.turn.TurnOutcome.NeedsInput;
@@ -26,6 +27,9 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 /** Where runtimes report how a turn ended: each outcome becomes the command of the task or conversation for that turn. */
 public final class TurnReports {
 
+    /** The actor of what a runtime reports. */
+    public static final String RUNTIME = "runtime";
+
     private final CommandGateway commands;
 
     public TurnReports(CommandGateway commands) {
@@ -41,7 +45,7 @@ public final class TurnReports {
             case TASK -> taskCommand(new TaskId(channel), turn, outcome);
             case CONVERSATION -> conversationCommand(new ConversationId(channel), turn, outcome);
         };
-        return commands.send(command).handle((result, failure) -> {
+        return commands.send(ProcessCommands.withContext(command, AuditMetadata.byProcess(RUNTIME))).handle((result, failure) -> {
             if (failure != null && !(ProcessCommands.unwrap(failure) instanceof CommandRefused)) {
                 throw new IllegalStateException("The " + kind.wireName() + " did not take the turn's outcome", failure);
             }

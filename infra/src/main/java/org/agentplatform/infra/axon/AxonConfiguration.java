@@ -3,7 +3,6 @@ package org.agentplatform.infra.axon;
 import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.agentplatform.kernel.AuditMetadata;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
@@ -25,7 +24,6 @@ import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
 import org.axonframework.messaging.correlation.CorrelationDataProvider;
-import org.axonframework.messaging.correlation.SimpleCorrelationDataProvider;
 import org.axonframework.modelling.saga.repository.SagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.JdbcSagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.PostgresSagaSqlSchema;
@@ -256,6 +254,6 @@ public class AxonConfiguration {
 
     @Bean
     CorrelationDataProvider whoDidIt() {
-        return new SimpleCorrelationDataProvider(AuditMetadata.OWNER_ID, AuditMetadata.CREDENTIAL_ID, AuditMetadata.REQUEST_ID);
+        return new WhoDidIt();
     }
 }

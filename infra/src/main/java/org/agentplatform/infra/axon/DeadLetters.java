@@ -6,6 +6,7 @@ import java.sql.SQLTransientException;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.agentplatform.infra.audit.AuditChain;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.deadletter.jdbc.DeadLetterSchema;
@@ -72,7 +73,10 @@ public final class DeadLetters {
     private DeadLetters() {
     }
 
-    /** The processing groups of this application's event handlers (sagas keep their own error handling). */
+    /**
+     * The processing groups of this application's event handlers (sagas keep their own error handling), but the audit
+     * chain's, which must take every event in order and so retries a failing batch instead of parking an event.
+     */
     static Set<String> processingGroups(ListableBeanFactory beans) {
         Set<String> groups = new TreeSet<>();
         for (String name : beans.getBeanNamesForAnnotation(ProcessingGroup.class)) {
@@ -81,6 +85,7 @@ public final class DeadLetters {
                 groups.add(group.value());
             }
         }
+        groups.remove(AuditChain.GROUP);
         return groups;
     }
 

@@ -81,7 +81,7 @@ public class OperationsConfiguration {
             ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, Clock clock, PlatformProperties properties,
             MeterRegistry meters) {
         return new LocalRuntime(jdbc, new TransactionTemplate(transactions), catalog, backends, channelChunks, turnReports,
-                command -> ProcessCommands.send(commands, command), skillArchives, runtimeTimers, runtimeExecutor, clock,
+                command -> ProcessCommands.send(commands, command, TurnReports.RUNTIME), skillArchives, runtimeTimers, runtimeExecutor, clock,
                 properties.tasks().turnTakeover(), meters, properties.control().realX());
     }
 

@@ -48,7 +48,7 @@ final class WebhookSweeper {
                     }
                 }, ago(STUCK));
         jdbc.queryForList("SELECT id FROM delivery_view WHERE status = 'failed' AND next_attempt_at < ?", UUID.class, ago(OVERDUE))
-                .forEach(delivery -> ProcessCommands.send(commands, new RetryDelivery(new DeliveryId(delivery))));
+                .forEach(delivery -> ProcessCommands.send(commands, new RetryDelivery(new DeliveryId(delivery)), "webhook-sweeper"));
     }
 
     private OffsetDateTime ago(Duration duration) {

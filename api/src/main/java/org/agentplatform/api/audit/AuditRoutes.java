@@ -1,0 +1,138 @@
+package org.agentplatform.api.audit;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.QueryParams;
+import org.agentplatform.query.audit.AuditResource;
+import org.agentplatform.query.audit.AuditTrail;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The auditor's reads of the caller's own events: the history (of one resource, or all), paged by chain position, and
+ * the NDJSON export of a time range for a SIEM, each line re-checkable against the audit chain (docs/audit.md).
+ */
+@RestController
+final class AuditRoutes {
+
+    private static final int DEFAULT_LIMIT = 100;
+    private static final int MAX_LIMIT = 1000;
+    private static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
+
+    private final AuditTrail trail;
+    private final JsonMapper json;
+
+    AuditRoutes(AuditTrail trail, JsonMapper json) {
+        this.trail = trail;
+        this.json = json;
+    }
+
+    /**
+     * {@code resource_type} and {@code resource_id} narrow it to one resource (an id needs its type; a resource of
+     * another owner, or none, is 404); {@code since} is the position after which to read ({@code next_since} of the
+     * previous page); {@code limit} in [1, 1000], default 100.
+     */
+    @GetMapping("/api/v1/audit/events")
+    Mono<ApiResponse<Map<String, Object>>> events(@AuthenticationPrincipal Caller caller,
+            @RequestParam(name = "resource_type", required = false) String resourceType,
+            @RequestParam(name = "resource_id", required = false) String resourceId,
+            @RequestParam(required = false) String since, @RequestParam(required = false) String limit) {
+        String type = resourceType == null ? null : AuditResource.parse(resourceType).orElseThrow(() -> ApiException.invalidParam(
+                "resource_type", "'resource_type' must be one of " + String.join(", ", AuditResource.TYPES.stream().sorted().toList())));
+        if (resourceId != null && type == null) {
+            throw ApiException.missingParam("resource_type");
+        }
+        long after = position(since);
+        int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        Mono<Boolean> visible = resourceId == null ? Mono.just(true) : trail.owns(caller.ownerId(), type, resourceId);
+        return visible.flatMap(owned -> owned
+                ? trail.history(caller.ownerId(), type, resourceId, after, clamped).collectList()
+                : Mono.error(ApiException.notFound("No " + type + " " + resourceId)))
+                .map(entries -> ApiResponse.of(page(entries, after)));
+    }
+
+    /** Every event of the caller that occurred in [{@code since}, {@code until}) (RFC 3339; either may be absent), one JSON per line. */
+    @GetMapping("/api/v1/audit/export")
+    ResponseEntity<Flux<DataBuffer>> export(@AuthenticationPrincipal Caller caller, @RequestParam(required = false) String since,
+            @RequestParam(required = false) String until) {
+        Instant from = instant("since", since);
+        Instant to = instant("until", until);
+        Flux<DataBuffer> lines = trail.export(caller.ownerId(), from, to)
+                .map(entry -> {
+                    byte[] line = json.writeValueAsBytes(AuditView.exported(entry, json));
+                    return DefaultDataBufferFactory.sharedInstance.allocateBuffer(line.length + 1).write(line).write((byte) '\n');
+                });
+        return ResponseEntity.ok().contentType(NDJSON).body(lines);
+    }
+
+    /**
+     * The chain's signed heads, newest first: each {@code jws} is a compact JWS (RS256) whose claims are the head's
+     * {@code position}, {@code global_index} and {@code link}, verifiable with {@code /.well-known/jwks.json}.
+     */
+    @GetMapping("/api/v1/audit/checkpoints")
+    Mono<ApiResponse<Map<String, Object>>> checkpoints(@RequestParam(required = false) String limit) {
+        int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
+        return trail.checkpoints(clamped)
+                .map(checkpoint -> {
+                    Map<String, Object> view = new LinkedHashMap<>();
+                    view.put("position", checkpoint.position());
+                    view.put("global_index", checkpoint.globalIndex());
+                    view.put("link", HexFormat.of().formatHex(checkpoint.link()));
+                    view.put("signed_at", checkpoint.signedAt().toString());
+                    view.put("jws", checkpoint.jws());
+                    return view;
+                })
+                .collectList()
+                .map(list -> ApiResponse.of(Map.<String, Object>of("checkpoints", list)));
+    }
+
+    private Map<String, Object> page(List<AuditTrail.Entry> entries, long after) {
+        Map<String, Object> page = new LinkedHashMap<>();
+        page.put("events", entries.stream().map(entry -> AuditView.event(entry, json)).toList());
+        page.put("next_since", entries.isEmpty() ? after : entries.getLast().position());
+        return page;
+    }
+
+    private static long position(String since) {
+        if (since == null) {
+            return 0;
+        }
+        try {
+            long position = Long.parseLong(since);
+            if (position >= 0) {
+                return position;
+            }
+        } catch (NumberFormatException notANumber) {
+            // answered below
+        }
+        throw ApiException.invalidParam("since", "'since' must be a non-negative integer (the next_since of a page)");
+    }
+
+    private static Instant instant(String param, String value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(value).toInstant();
+        } catch (DateTimeParseException notATime) {
+            throw ApiException.invalidParam(param, "'" + param + "' must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z");
+        }
+    }
+}

@@ -1,0 +1,187 @@
+package org.agentplatform.infra.audit;
+
+import java.sql.Array;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.agentplatform.kernel.GlobalIndex;
+import org.agentplatform.kernel.agent.AgentEvent.AgentCreated;
+import org.agentplatform.kernel.control.ControlActionPerformed;
+import org.agentplatform.kernel.conversation.ConversationEvent.ConversationOpened;
+import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployed;
+import org.agentplatform.kernel.operation.OperationEvent.OperationQueued;
+import org.agentplatform.kernel.task.TaskEvent.TaskCreated;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
+import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRegistered;
+import org.agentplatform.query.audit.AuditResource;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.EventMessage;
+import org.axonframework.messaging.annotation.MetaDataValue;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
+import org.axonframework.messaging.unitofwork.UnitOfWork;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Extends the audit chain ({@code audit_event}) with every event, right after it commits: one processor with one
+ * segment takes the events in order, and each batch costs three statements whatever its size (the events' stored
+ * rows, the chain's head, the new links), plus one for the owners of resources it has not seen yet. An event
+ * already chained (a batch taken again after a failure) is skipped, so the chain never forks. Each link also records
+ * whose the event is and of which resource, for the history API. The group has no dead-letter queue: a chain with
+ * a parked event would no longer be a chain, so a failing batch is retried, and health shows it.
+ */
+@ProcessingGroup(AuditChain.GROUP)
+public class AuditChain {
+
+    public static final String GROUP = "audit-chain";
+
+    private static final String BATCH = AuditChain.class.getName() + ".batch";
+    private static final int KNOWN_RESOURCES = 100_000;
+
+    private final JdbcTemplate jdbc;
+    /** Resource id -> owner, of resources seen lately (most events are of a resource created moments before). */
+    private final Map<String, UUID> owners = new LinkedHashMap<>(1024, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, UUID> eldest) {
+            return size() > KNOWN_RESOURCES;
+        }
+    };
+
+    public AuditChain(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    /** One event to chain: its index, its resource and, when the event says, the resource's owner. */
+    private record Pending(long globalIndex, String resourceType, String resourceId, UUID owner) {
+    }
+
+    @EventHandler
+    void on(Object payload, EventMessage<?> event, @MetaDataValue(GlobalIndex.KEY) Long index) {
+        if (index == null) {
+            throw new IllegalStateException("An event without its global index cannot be chained: " + event.getIdentifier());
+        }
+        String resourceType = null;
+        String resourceId = null;
+        if (event instanceof DomainEventMessage<?> domain && domain.getType() != null) {
+            resourceType = AuditResource.ofAggregateType(domain.getType());
+            resourceId = domain.getAggregateIdentifier();
+        } else if (payload instanceof ControlActionPerformed action) {
+            resourceType = AuditResource.INSTANCE;
+            resourceId = action.instanceId().toString();
+        }
+        batch().add(new Pending(index, resourceType, resourceId, ownerIn(payload)));
+    }
+
+    /** The owner an event names, for the events that create a resource (and control actions, which have none). */
+    private static UUID ownerIn(Object payload) {
+        return switch (payload) {
+            case TaskCreated created -> created.task().ownerId().value();
+            case OperationQueued queued -> queued.ownerId().value();
+            case DeliveryCreated created -> created.ownerId().value();
+            case WebhookRegistered registered -> registered.ownerId().value();
+            case InstanceDeployed deployed -> deployed.ownerId().value();
+            case AgentCreated created -> created.ownerId().value();
+            case ConversationOpened opened -> opened.conversation().ownerId().value();
+            case ControlActionPerformed action -> action.ownerId().value();
+            default -> null;
+        };
+    }
+
+    private List<Pending> batch() {
+        UnitOfWork<?> unitOfWork = CurrentUnitOfWork.get().root();
+        return unitOfWork.getOrComputeResource(BATCH, key -> {
+            List<Pending> pending = new ArrayList<>();
+            unitOfWork.onPrepareCommit(committing -> chain(pending));
+            return pending;
+        });
+    }
+
+    private void chain(List<Pending> pending) {
+        Map<Long, StoredEvent> stored = stored(pending);
+        if (stored.isEmpty()) {
+            return;
+        }
+        Map<String, UUID> resolved = resolveOwners(pending);
+        Head head = head();
+        byte[] link = head.link();
+        long position = head.position();
+        List<Object[]> rows = new ArrayList<>(stored.size());
+        for (Pending event : pending) {
+            StoredEvent row = stored.get(event.globalIndex());
+            if (row == null) {
+                continue;
+            }
+            link = row.link(link);
+            position++;
+            UUID owner = event.owner() != null ? event.owner() : event.resourceId() == null ? null : resolved.get(event.resourceId());
+            if (owner != null && event.resourceId() != null) {
+                resolved.put(event.resourceId(), owner);
+            }
+            rows.add(new Object[] {position, event.globalIndex(), link, owner, event.resourceType(), event.resourceId()});
+        }
+        jdbc.batchUpdate("INSERT INTO audit_event (position, global_index, link, owner_id, resource_type, resource_id)"
+                + " VALUES (?, ?, ?, ?, ?, ?)", rows);
+        synchronized (owners) {
+            owners.putAll(resolved);
+        }
+    }
+
+    /** The stored rows of the events not chained yet, by global index. */
+    private Map<Long, StoredEvent> stored(List<Pending> pending) {
+        Long[] indexes = pending.stream().map(Pending::globalIndex).toArray(Long[]::new);
+        Map<Long, StoredEvent> rows = new HashMap<>();
+        jdbc.query(connection -> {
+            var statement = connection.prepareStatement("SELECT " + StoredEvent.COLUMNS + " FROM domain_event_entry e"
+                    + " WHERE global_index = ANY(?) AND NOT EXISTS (SELECT 1 FROM audit_event a WHERE a.global_index = e.global_index)");
+            Array array = connection.createArrayOf("bigint", indexes);
+            statement.setArray(1, array);
+            return statement;
+        }, row -> {
+            StoredEvent event = StoredEvent.of(row);
+            rows.put(event.globalIndex(), event);
+        });
+        return rows;
+    }
+
+    /** The owners of the batch's resources that its events do not name: from memory, else from the chain. */
+    private Map<String, UUID> resolveOwners(List<Pending> pending) {
+        Map<String, UUID> resolved = new HashMap<>();
+        List<String> unknown = new ArrayList<>();
+        synchronized (owners) {
+            for (Pending event : pending) {
+                if (event.owner() == null && event.resourceId() != null && !resolved.containsKey(event.resourceId())) {
+                    UUID owner = owners.get(event.resourceId());
+                    if (owner != null) {
+                        resolved.put(event.resourceId(), owner);
+                    } else {
+                        unknown.add(event.resourceId());
+                    }
+                }
+            }
+        }
+        if (!unknown.isEmpty()) {
+            jdbc.query(connection -> {
+                var statement = connection.prepareStatement("SELECT DISTINCT ON (resource_id) resource_id, owner_id FROM audit_event"
+                        + " WHERE resource_id = ANY(?) AND owner_id IS NOT NULL ORDER BY resource_id, position");
+                statement.setArray(1, connection.createArrayOf("text", unknown.toArray()));
+                return statement;
+            }, row -> {
+                resolved.put(row.getString("resource_id"), row.getObject("owner_id", UUID.class));
+            });
+        }
+        return resolved;
+    }
+
+    private record Head(long position, byte[] link) {
+    }
+
+    private Head head() {
+        List<Head> heads = jdbc.query("SELECT position, link FROM audit_event ORDER BY position DESC LIMIT 1",
+                (row, n) -> new Head(row.getLong("position"), row.getBytes("link")));
+        return heads.isEmpty() ? new Head(0, StoredEvent.GENESIS) : heads.getFirst();
+    }
+}

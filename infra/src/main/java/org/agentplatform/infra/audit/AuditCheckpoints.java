@@ -1,0 +1,73 @@
+package org.agentplatform.infra.audit;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Date;
+import java.util.HexFormat;
+import java.util.List;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Signs the head of the audit chain: a compact JWS (RS256, the platform's signing key, so {@code /.well-known/jwks.json}
+ * verifies it) whose claims are the head's {@code position}, {@code global_index} and {@code link} (hex), issued at
+ * {@code iat}. A store edited after a checkpoint no longer reaches the signed link.
+ */
+public final class AuditCheckpoints {
+
+    public static final JOSEObjectType TYPE = new JOSEObjectType("audit-checkpoint+jwt");
+
+    private final JdbcTemplate jdbc;
+    private final RSAKey key;
+    private final String issuer;
+    private final Clock clock;
+
+    public AuditCheckpoints(JdbcTemplate jdbc, RSAKey key, String issuer, Clock clock) {
+        this.jdbc = jdbc;
+        this.key = key;
+        this.issuer = issuer;
+        this.clock = clock;
+    }
+
+    /** Signs the chain's head if it moved since the last checkpoint; true when it signed one. */
+    public boolean checkpoint() {
+        List<Object[]> heads = jdbc.query("SELECT a.position, a.global_index, a.link FROM audit_event a"
+                        + " WHERE a.position > COALESCE((SELECT max(position) FROM audit_checkpoint), 0) ORDER BY a.position DESC LIMIT 1",
+                (row, n) -> new Object[] {row.getLong(1), row.getLong(2), row.getBytes(3)});
+        if (heads.isEmpty()) {
+            return false;
+        }
+        long position = (long) heads.getFirst()[0];
+        long globalIndex = (long) heads.getFirst()[1];
+        byte[] link = (byte[]) heads.getFirst()[2];
+        Instant now = clock.instant();
+        String jws = sign(position, globalIndex, link, now);
+        return jdbc.update("INSERT INTO audit_checkpoint (position, global_index, link, signed_at, jws) VALUES (?, ?, ?, ?, ?)"
+                + " ON CONFLICT (position) DO NOTHING", position, globalIndex, link, Timestamp.from(now), jws) == 1;
+    }
+
+    private String sign(long position, long globalIndex, byte[] link, Instant at) {
+        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+                .issuer(issuer)
+                .issueTime(Date.from(at))
+                .claim("position", position)
+                .claim("global_index", globalIndex)
+                .claim("link", HexFormat.of().formatHex(link))
+                .build();
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).type(TYPE).build(), claims);
+        try {
+            jwt.sign(new RSASSASigner(key));
+        } catch (JOSEException failure) {
+            throw new IllegalStateException("The platform key could not sign a checkpoint", failure);
+        }
+        return jwt.serialize();
+    }
+}

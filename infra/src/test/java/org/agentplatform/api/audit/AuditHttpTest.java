@@ -1,0 +1,165 @@
+package org.agentplatform.api.audit;
+
+import static org.agentplatform.infra.support.PlatformClient.await;
+import static org.agentplatform.infra.support.PlatformClient.body;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWKSet;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.SignedJWT;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.agentplatform.infra.audit.AuditCheckpoints;
+import org.agentplatform.infra.support.ApiTest;
+import org.agentplatform.infra.support.PlatformClient;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The auditor's reads through the running service: a task's history with who caused each event and through which
+ * request, process-caused events naming the process and the event they answer, paging, another owner's resource,
+ * the NDJSON export, bad parameters, and signed checkpoints that verify against the JWKS.
+ */
+class AuditHttpTest extends ApiTest {
+
+    @Autowired
+    private AuditCheckpoints checkpoints;
+
+    private PlatformClient owner;
+    private String agent;
+
+    @BeforeEach
+    void anAgent() {
+        owner = platform();
+        agent = owner.createAgent(owner.runningInstance("linux"), "audited");
+    }
+
+    @Test
+    void aTasksHistoryListsItsEventsWithActorRequestIdAndCause() {
+        String requestId = "req-" + UUID.randomUUID();
+        String task = body(owner.post("/api/v1/agents/{a}/tasks", agent).header("X-Request-Id", requestId)
+                .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("message", "audit me")).exchange(), 202).at("/data/task_id").asString();
+        owner.awaitTask(agent, task, "completed");
+
+        JsonNode events = await(() -> history("task", task, null), page -> types(page).contains("TaskCompleted"), "the task's history")
+                .get("events");
+        assertThat(types(history("task", task, null))).containsExactly("TaskCreated", "TaskStarted", "TaskCompleted");
+        JsonNode created = events.get(0);
+        assertThat(created.get("resource_type").asString()).isEqualTo("task");
+        assertThat(created.get("resource_id").asString()).isEqualTo(task);
+        assertThat(created.get("sequence").asLong()).isZero();
+        assertThat(created.get("request_id").asString()).isEqualTo(requestId);
+        assertThat(created.get("actor").asString()).startsWith("key:");
+        assertThat(created.get("caused_by").isNull()).isTrue();
+        assertThat(created.get("occurred_at").asString()).isNotBlank();
+        assertThat(created.at("/data/message/text").asString()).isEqualTo("audit me");
+        // the dispatcher started it in answer to the creation, and kept the request id
+        JsonNode started = events.get(1);
+        assertThat(started.get("actor").asString()).isEqualTo("system:task-dispatch");
+        assertThat(started.get("caused_by").asLong()).isEqualTo(created.get("global_index").asLong());
+        assertThat(started.get("request_id").asString()).isEqualTo(requestId);
+        // the runtime reported the reply
+        assertThat(events.get(2).get("actor").asString()).isEqualTo("system:runtime");
+        assertThat(events.get(0).get("position").asLong()).isLessThan(events.get(1).get("position").asLong());
+    }
+
+    @Test
+    void pagesFollowNextSince() {
+        String task = owner.task(agent, "page me");
+        owner.awaitTask(agent, task, "completed");
+        await(() -> history("task", task, null), page -> page.get("events").size() == 3, "the task's history");
+        List<String> seen = new ArrayList<>();
+        String since = null;
+        for (int page = 0; page < 5; page++) {
+            JsonNode answer = body(owner.get("/api/v1/audit/events?resource_type=task&resource_id={t}&limit=1"
+                    + (since == null ? "" : "&since=" + since), task).exchange(), 200).get("data");
+            if (answer.get("events").isEmpty()) {
+                assertThat(answer.get("next_since").asString()).isEqualTo(since);
+                break;
+            }
+            seen.add(answer.get("events").get(0).get("type").asString());
+            since = answer.get("next_since").asString();
+        }
+        assertThat(seen).containsExactly("TaskCreated", "TaskStarted", "TaskCompleted");
+    }
+
+    @Test
+    void anotherOwnersResourceIsNotFoundAndTheirEventsAreNotListed() {
+        String task = owner.task(agent, "mine");
+        owner.awaitTask(agent, task, "completed");
+        await(() -> history("task", task, null), page -> page.get("events").size() == 3, "the task's history");
+        PlatformClient stranger = stranger();
+        assertError(stranger.get("/api/v1/audit/events?resource_type=task&resource_id={t}", task).exchange(), 404, "not_found", "");
+        JsonNode theirs = body(stranger.get("/api/v1/audit/events").exchange(), 200).get("data").get("events");
+        for (JsonNode event : theirs) {
+            assertThat(event.get("resource_id").asString()).isNotEqualTo(task);
+        }
+    }
+
+    @Test
+    void badParametersAreRefusedNamingThem() {
+        assertError(owner.get("/api/v1/audit/events?resource_type=spaceship").exchange(), 400, "invalid_param", "resource_type");
+        assertError(owner.get("/api/v1/audit/events?resource_id=x").exchange(), 400, "missing_param", "resource_type");
+        assertError(owner.get("/api/v1/audit/events?since=-1").exchange(), 400, "invalid_param", "since");
+        assertError(owner.get("/api/v1/audit/events?limit=many").exchange(), 400, "invalid_param", "limit");
+        assertError(owner.get("/api/v1/audit/export?since=yesterday").exchange(), 400, "invalid_param", "since");
+        assertError(owner.get("/api/v1/audit/export?until=2026-13-01T00:00:00Z").exchange(), 400, "invalid_param", "until");
+    }
+
+    @Test
+    void theExportStreamsTheOwnersEventsAsNdjsonWithTheirLinks() {
+        String task = owner.task(agent, "export me");
+        owner.awaitTask(agent, task, "completed");
+        await(() -> history("task", task, null), page -> page.get("events").size() == 3, "the task's history");
+        byte[] raw = owner.get("/api/v1/audit/export?since=2000-01-01T00:00:00Z").exchange()
+                .expectStatus().isOk()
+                .expectHeader().contentType("application/x-ndjson")
+                .expectBody().returnResult().getResponseBody();
+        List<JsonNode> lines = new String(raw, StandardCharsets.UTF_8).lines().map(JSON::readTree).toList();
+        List<JsonNode> ofTask = lines.stream().filter(line -> task.equals(line.get("resource_id").asString())).toList();
+        assertThat(ofTask).extracting(line -> line.get("type").asString()).containsExactly("TaskCreated", "TaskStarted", "TaskCompleted");
+        JsonNode first = ofTask.getFirst();
+        assertThat(first.at("/chain/link").asString()).hasSize(64);
+        assertThat(first.at("/stored/payload").asString()).isNotBlank();
+        // a range that ends before the task existed has none of it
+        byte[] before = owner.get("/api/v1/audit/export?until=2000-01-01T00:00:00Z").exchange()
+                .expectStatus().isOk().expectBody().returnResult().getResponseBody();
+        assertThat(before == null ? "" : new String(before, StandardCharsets.UTF_8)).doesNotContain(task);
+    }
+
+    @Test
+    void aCheckpointSignsTheChainsHeadAndVerifiesAgainstTheJwks() throws Exception {
+        String task = owner.task(agent, "checkpoint me");
+        owner.awaitTask(agent, task, "completed");
+        await(() -> history("task", task, null), page -> page.get("events").size() == 3, "the task's history");
+        checkpoints.checkpoint();
+        JsonNode newest = body(owner.get("/api/v1/audit/checkpoints").exchange(), 200).at("/data/checkpoints/0");
+        SignedJWT jws = SignedJWT.parse(newest.get("jws").asString());
+        String jwks = http.get().uri("/.well-known/jwks.json").exchange().expectStatus().isOk()
+                .expectBody(String.class).returnResult().getResponseBody();
+        RSAKey key = (RSAKey) JWKSet.parse(jwks).getKeyByKeyId(jws.getHeader().getKeyID());
+        assertThat(jws.verify(new RSASSAVerifier(key))).isTrue();
+        assertThat(jws.getJWTClaimsSet().getLongClaim("position")).isEqualTo(newest.get("position").asLong());
+        assertThat(jws.getJWTClaimsSet().getStringClaim("link")).isEqualTo(newest.get("link").asString());
+        assertThat(jdbc().queryForObject("SELECT encode(link, 'hex') FROM audit_event WHERE position = ?", String.class,
+                newest.get("position").asLong())).isEqualTo(newest.get("link").asString());
+    }
+
+    private JsonNode history(String type, String id, String since) {
+        return body(owner.get("/api/v1/audit/events?resource_type={t}&resource_id={i}" + (since == null ? "" : "&since=" + since), type, id)
+                .exchange(), 200).get("data");
+    }
+
+    private static List<String> types(JsonNode page) {
+        List<String> types = new ArrayList<>();
+        page.get("events").forEach(event -> types.add(event.get("type").asString()));
+        return types;
+    }
+}
