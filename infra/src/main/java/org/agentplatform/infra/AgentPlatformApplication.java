@@ -3,6 +3,7 @@ package org.agentplatform.infra;
 import java.time.Clock;
 import java.util.Arrays;
 import org.agentplatform.api.ApiConfiguration;
+import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.cli.DeadLettersCommand;
 import org.agentplatform.infra.cli.UsersCommand;
 import org.springframework.boot.SpringApplication;
@@ -26,6 +27,9 @@ public class AgentPlatformApplication {
         System.setProperty("disable-axoniq-console-message", "true");
         if (args.length > 0 && args[0].equals(UsersCommand.NAME)) {
             System.exit(UsersCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
+        if (args.length > 0 && args[0].equals(AuditCommand.NAME)) {
+            System.exit(AuditCommand.run(Arrays.copyOfRange(args, 1, args.length)));
         }
         if (args.length > 0 && args[0].equals(DeadLettersCommand.NAME)) {
             System.exit(DeadLettersCommand.run(Arrays.copyOfRange(args, 1, args.length)));

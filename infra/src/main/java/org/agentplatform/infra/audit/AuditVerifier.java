@@ -1,0 +1,181 @@
+package org.agentplatform.infra.audit;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jwt.SignedJWT;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.X509EncodedKeySpec;
+import java.text.ParseException;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.jdbc.core.JdbcTemplate;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Re-checks the audit chain (docs/audit.md): every link from the first, against the events as they are stored now;
+ * that every event of the store up to the chain's head is in it; and every checkpoint against the chain and its
+ * signature (with the platform's public keys). Or the same over an export, line by line. The first thing that does
+ * not match is the answer, naming its event.
+ */
+public final class AuditVerifier {
+
+    private static final int PAGE = 1000;
+    private static final HexFormat HEX = HexFormat.of();
+
+    /** The outcome: how many events were checked, and the first mismatch, if any. */
+    public record Result(long checked, Optional<String> mismatch) {
+
+        static Result ok(long checked) {
+            return new Result(checked, Optional.empty());
+        }
+
+        static Result failed(long checked, String mismatch) {
+            return new Result(checked, Optional.of(mismatch));
+        }
+    }
+
+    private AuditVerifier() {
+    }
+
+    public static Result verifyStore(JdbcTemplate jdbc) {
+        byte[] previous = StoredEvent.GENESIS;
+        long expected = 1;
+        long headIndex = 0;
+        while (true) {
+            List<Map<String, Object>> page = jdbc.query("SELECT a.position, a.global_index AS chained_index, a.link, e.* FROM audit_event a"
+                    + " LEFT JOIN domain_event_entry e ON e.global_index = a.global_index WHERE a.position >= ? ORDER BY a.position LIMIT ?",
+                    (row, n) -> {
+                        Map<String, Object> values = new HashMap<>();
+                        values.put("position", row.getLong("position"));
+                        values.put("chained_index", row.getLong("chained_index"));
+                        values.put("link", row.getBytes("link"));
+                        values.put("event", row.getObject("event_identifier") == null ? null : StoredEvent.of(row));
+                        return values;
+                    }, expected, PAGE);
+            for (Map<String, Object> row : page) {
+                long position = (long) row.get("position");
+                long index = (long) row.get("chained_index");
+                if (position != expected) {
+                    return Result.failed(expected - 1, "the chain has no link at position " + expected + " (next is " + position
+                            + ", global index " + index + "): a link was removed");
+                }
+                StoredEvent event = (StoredEvent) row.get("event");
+                if (event == null) {
+                    return Result.failed(expected - 1, "event at global index " + index + " (position " + position
+                            + ") is missing from the event store");
+                }
+                byte[] link = (byte[]) row.get("link");
+                if (!Arrays.equals(event.link(previous), link)) {
+                    return Result.failed(expected - 1, "event at global index " + index + " (position " + position + ", "
+                            + event.eventIdentifier() + ") does not match its link: its stored bytes or its place changed");
+                }
+                previous = link;
+                headIndex = Math.max(headIndex, index);
+                expected++;
+            }
+            if (page.size() < PAGE) {
+                break;
+            }
+        }
+        long checked = expected - 1;
+        List<Long> unchained = jdbc.queryForList("SELECT global_index FROM domain_event_entry e WHERE global_index <= ?"
+                + " AND NOT EXISTS (SELECT 1 FROM audit_event a WHERE a.global_index = e.global_index) ORDER BY global_index LIMIT 1",
+                Long.class, headIndex);
+        if (!unchained.isEmpty()) {
+            return Result.failed(checked, "event at global index " + unchained.getFirst() + " is in the event store but not in the chain");
+        }
+        return checkpoints(jdbc, checked);
+    }
+
+    private static Result checkpoints(JdbcTemplate jdbc, long checked) {
+        Map<String, RSAPublicKey> keys = new HashMap<>();
+        jdbc.query("SELECT kid, public_key FROM signing_key", row -> {
+            keys.put(row.getString("kid"), publicKey(row.getBytes("public_key")));
+        });
+        List<Map<String, Object>> checkpoints = jdbc.queryForList("SELECT c.position, c.link, c.jws, a.link AS chain_link"
+                + " FROM audit_checkpoint c LEFT JOIN audit_event a ON a.position = c.position ORDER BY c.position");
+        for (Map<String, Object> checkpoint : checkpoints) {
+            long position = ((Number) checkpoint.get("position")).longValue();
+            byte[] link = (byte[]) checkpoint.get("link");
+            if (!Arrays.equals(link, (byte[]) checkpoint.get("chain_link"))) {
+                return Result.failed(checked, "checkpoint at position " + position + " does not match the chain's link there");
+            }
+            try {
+                SignedJWT jws = SignedJWT.parse((String) checkpoint.get("jws"));
+                RSAPublicKey key = keys.get(jws.getHeader().getKeyID());
+                if (key == null || !jws.verify(new RSASSAVerifier(key))
+                        || !HEX.formatHex(link).equals(jws.getJWTClaimsSet().getStringClaim("link"))
+                        || jws.getJWTClaimsSet().getLongClaim("position") != position) {
+                    return Result.failed(checked, "checkpoint at position " + position + " is not signed by the platform's key");
+                }
+            } catch (ParseException | JOSEException unreadable) {
+                return Result.failed(checked, "checkpoint at position " + position + " is not a readable JWS: " + unreadable.getMessage());
+            }
+        }
+        return Result.ok(checked);
+    }
+
+    /**
+     * An export (NDJSON of {@code GET /api/v1/audit/export}): each line's link from its stored columns and previous link,
+     * and consecutive positions linked to each other.
+     */
+    public static Result verifyExport(BufferedReader lines, JsonMapper json) throws IOException {
+        long checked = 0;
+        long lastPosition = -1;
+        byte[] lastLink = null;
+        String line;
+        while ((line = lines.readLine()) != null) {
+            if (line.isBlank()) {
+                continue;
+            }
+            JsonNode event = json.readTree(line);
+            JsonNode stored = event.get("stored");
+            JsonNode chain = event.get("chain");
+            long position = chain.get("position").asLong();
+            byte[] previous = HEX.parseHex(chain.get("previous_link").asString());
+            byte[] link = HEX.parseHex(chain.get("link").asString());
+            String where = "event at global index " + stored.get("global_index").asLong() + " (position " + position + ")";
+            if (position == lastPosition + 1 && lastLink != null && !Arrays.equals(previous, lastLink)) {
+                return Result.failed(checked, where + " does not follow the line before it");
+            }
+            if (!Arrays.equals(storedEvent(stored).link(previous), link)) {
+                return Result.failed(checked, where + " does not match its link: its exported bytes changed");
+            }
+            lastPosition = position;
+            lastLink = link;
+            checked++;
+        }
+        return Result.ok(checked);
+    }
+
+    private static StoredEvent storedEvent(JsonNode stored) {
+        Base64.Decoder base64 = Base64.getDecoder();
+        return new StoredEvent(stored.get("global_index").asLong(), text(stored, "event_identifier"), text(stored, "aggregate_identifier"),
+                stored.get("sequence_number").asLong(), text(stored, "type"), text(stored, "time_stamp"), text(stored, "payload_type"),
+                text(stored, "payload_revision"), base64.decode(text(stored, "payload")),
+                text(stored, "meta_data") == null ? null : base64.decode(text(stored, "meta_data")));
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : value.asString();
+    }
+
+    private static RSAPublicKey publicKey(byte[] encoded) {
+        try {
+            return (RSAPublicKey) KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(encoded));
+        } catch (GeneralSecurityException unreadable) {
+            throw new IllegalStateException("A stored public key is not an X.509 RSA key", unreadable);
+        }
+    }
+}
