@@ -38,6 +38,20 @@ public final class ProcessCommands {
         send(commands, withContext(command, Map.of()), RACES_RETRIED);
     }
 
+    /** Sends a command in a context taken earlier ({@link #context()}), e.g. from a callback on another thread. */
+    public static void send(CommandGateway commands, Object command, MetaData context) {
+        send(commands, GenericCommandMessage.asCommandMessage(command).andMetaData(context), RACES_RETRIED);
+    }
+
+    /** The context a command sent now would carry, to send one later from elsewhere. */
+    public static MetaData context() {
+        if (CurrentUnitOfWork.isStarted()) {
+            return CurrentUnitOfWork.correlationData();
+        }
+        MetaData handedOn = HANDED_ON.get();
+        return handedOn != null ? handedOn : MetaData.emptyInstance();
+    }
+
     /** Sends a command of a process that handles no event (a worker, a timer, the runtime): its actor is the process. */
     public static void send(CommandGateway commands, Object command, String process) {
         send(commands, withContext(command, AuditMetadata.byProcess(process)), RACES_RETRIED);

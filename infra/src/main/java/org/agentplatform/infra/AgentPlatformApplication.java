@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.agentplatform.api.ApiConfiguration;
 import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.cli.DeadLettersCommand;
+import org.agentplatform.infra.cli.ProjectionsCommand;
 import org.agentplatform.infra.cli.UsersCommand;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -14,7 +15,9 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The one executable: {@code java -jar agent-platform.jar} serves the API; {@code ... users create}
- * manages users of the built-in identity; {@code ... deadletters list|retry} shows and retries parked events.
+ * manages users of the built-in identity; {@code ... deadletters list|retry} shows and retries parked events;
+ * {@code ... audit verify} checks the audit chain; {@code ... projections status|rebuild} shows the processors and
+ * rebuilds read models from the event store.
  */
 @SpringBootApplication
 @EnableConfigurationProperties(PlatformProperties.class)
@@ -30,6 +33,9 @@ public class AgentPlatformApplication {
         }
         if (args.length > 0 && args[0].equals(AuditCommand.NAME)) {
             System.exit(AuditCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
+        if (args.length > 0 && args[0].equals(ProjectionsCommand.NAME)) {
+            System.exit(ProjectionsCommand.run(Arrays.copyOfRange(args, 1, args.length)));
         }
         if (args.length > 0 && args[0].equals(DeadLettersCommand.NAME)) {
             System.exit(DeadLettersCommand.run(Arrays.copyOfRange(args, 1, args.length)));

@@ -1,8 +1,6 @@
 package org.agentplatform.api.audit;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -72,8 +70,8 @@ final class AuditRoutes {
     @GetMapping("/api/v1/audit/export")
     ResponseEntity<Flux<DataBuffer>> export(@AuthenticationPrincipal Caller caller, @RequestParam(required = false) String since,
             @RequestParam(required = false) String until) {
-        Instant from = instant("since", since);
-        Instant to = instant("until", until);
+        Instant from = QueryParams.instant("since", since);
+        Instant to = QueryParams.instant("until", until);
         Flux<DataBuffer> lines = trail.export(caller.ownerId(), from, to)
                 .map(entry -> {
                     byte[] line = json.writeValueAsBytes(AuditView.exported(entry, json));
@@ -123,16 +121,5 @@ final class AuditRoutes {
             // answered below
         }
         throw ApiException.invalidParam("since", "'since' must be a non-negative integer (the next_since of a page)");
-    }
-
-    private static Instant instant(String param, String value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return OffsetDateTime.parse(value).toInstant();
-        } catch (DateTimeParseException notATime) {
-            throw ApiException.invalidParam(param, "'" + param + "' must be an RFC 3339 date-time, e.g. 2026-01-31T12:00:00Z");
-        }
     }
 }

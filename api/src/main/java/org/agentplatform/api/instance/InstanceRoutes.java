@@ -1,8 +1,10 @@
 package org.agentplatform.api.instance;
 
+import java.time.Instant;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import org.agentplatform.api.audit.AsOf;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
@@ -21,6 +23,7 @@ import org.agentplatform.kernel.instance.InstanceCommand.StartInstance;
 import org.agentplatform.kernel.instance.InstanceCommand.StopInstance;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceKind;
+import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.instance.InstanceReads;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -32,6 +35,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -50,7 +54,10 @@ final class InstanceRoutes {
     private final InstanceReads instances;
     private final ProviderCatalog catalog;
 
-    InstanceRoutes(Commands commands, InstanceReads instances, ProviderCatalog catalog) {
+    private final PointInTime pointInTime;
+
+    InstanceRoutes(Commands commands, InstanceReads instances, ProviderCatalog catalog, PointInTime pointInTime) {
+        this.pointInTime = pointInTime;
         this.commands = commands;
         this.instances = instances;
         this.catalog = catalog;
@@ -84,10 +91,13 @@ final class InstanceRoutes {
     }
 
     @GetMapping("/api/v1/instances/{instanceId}")
-    Mono<ApiResponse<InstanceView>> get(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId) {
+    Mono<ApiResponse<InstanceView>> get(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+            @RequestParam(name = AsOf.PARAM, required = false) String asOf) {
         InstanceId id = PathIds.parse("instanceId", instanceId, InstanceId::new);
+        Instant at = AsOf.parse(asOf);
         return instances.find(caller.ownerId(), id)
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No instance " + instanceId)))
+                .flatMap(found -> at == null ? Mono.just(found) : AsOf.read(() -> pointInTime.instance(id, at), "Instance " + instanceId, at))
                 .map(InstanceView::of)
                 .map(ApiResponse::of);
     }

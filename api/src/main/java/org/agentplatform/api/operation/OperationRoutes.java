@@ -1,8 +1,10 @@
 package org.agentplatform.api.operation;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.agentplatform.api.audit.AsOf;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
@@ -13,6 +15,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.OperationCommand.CancelAnswer;
 import org.agentplatform.kernel.operation.OperationCommand.RequestOperationCancel;
 import org.agentplatform.kernel.operation.OperationId;
+import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.operation.OperationReads;
 import org.agentplatform.query.operation.OperationRecord;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -25,6 +28,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Flux;
@@ -46,7 +50,10 @@ final class OperationRoutes {
     private final OperationStream stream;
     private final JsonMapper json;
 
-    OperationRoutes(Commands commands, OperationReads operations, OperationStream stream, JsonMapper json) {
+    private final PointInTime pointInTime;
+
+    OperationRoutes(Commands commands, OperationReads operations, OperationStream stream, JsonMapper json, PointInTime pointInTime) {
+        this.pointInTime = pointInTime;
         this.commands = commands;
         this.operations = operations;
         this.stream = stream;
@@ -55,7 +62,13 @@ final class OperationRoutes {
 
     @GetMapping("/api/v1/instances/{instanceId}/operations/{operationId}")
     Mono<OperationSnapshot> get(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
-            @PathVariable String operationId) {
+            @PathVariable String operationId, @RequestParam(name = AsOf.PARAM, required = false) String asOf) {
+        Instant at = AsOf.parse(asOf);
+        if (at != null) {
+            return find(caller, instanceId, operationId)
+                    .flatMap(operation -> AsOf.read(() -> pointInTime.operation(operation.id(), at), "Operation " + operationId, at))
+                    .map(OperationSnapshot::of);
+        }
         return find(caller, instanceId, operationId).map(OperationSnapshot::of);
     }
 

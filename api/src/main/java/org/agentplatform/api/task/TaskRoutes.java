@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.agentplatform.api.agent.AgentAccess;
 import org.agentplatform.api.agent.AgentAvailability;
 import org.agentplatform.api.agent.TaskAccess;
+import org.agentplatform.api.audit.AsOf;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.channel.EntryView;
 import org.agentplatform.api.channel.LogPages;
@@ -30,6 +31,9 @@ import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.task.TaskReads;
+import org.agentplatform.query.audit.PointInTime;
+import org.agentplatform.query.channel.ChannelEntry;
+import org.agentplatform.query.channel.ChannelReads;
 import org.agentplatform.query.task.TaskRecord;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
@@ -66,9 +70,11 @@ final class TaskRoutes {
     private final AgentAvailability availability;
     private final TaskStream stream;
     private final Clock clock;
+    private final PointInTime pointInTime;
 
     TaskRoutes(TaskStarter starter, Commands commands, TaskReads tasks, AgentReads agents, AgentAvailability availability,
-            TaskStream stream, Clock clock) {
+            TaskStream stream, Clock clock, PointInTime pointInTime) {
+        this.pointInTime = pointInTime;
         this.starter = starter;
         this.commands = commands;
         this.tasks = tasks;
@@ -112,10 +118,21 @@ final class TaskRoutes {
     }
 
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}")
-    Mono<ApiResponse<TaskView>> get(@AuthenticationPrincipal Caller caller, @PathVariable String agentId, @PathVariable String taskId) {
-        return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
-                .flatMap(task -> tasks.history(task.id(), TaskView.SCAN_CAP).map(history -> TaskView.of(task, history)))
+    Mono<ApiResponse<TaskView>> get(@AuthenticationPrincipal Caller caller, @PathVariable String agentId, @PathVariable String taskId,
+            @RequestParam(name = AsOf.PARAM, required = false) String asOf) {
+        Instant at = AsOf.parse(asOf);
+        Mono<TaskRecord> owned = TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId());
+        if (at != null) {
+            return owned.flatMap(task -> AsOf.read(() -> pointInTime.task(task.id(), at), "Task " + taskId, at))
+                    .map(then -> ApiResponse.of(TaskView.of(then.task(), history(then.log()))));
+        }
+        return owned.flatMap(task -> tasks.history(task.id(), TaskView.SCAN_CAP).map(history -> TaskView.of(task, history)))
                 .map(ApiResponse::of);
+    }
+
+    /** The newest {@link TaskView#SCAN_CAP} entries of a log, as a single read shows them. */
+    private static ChannelReads.History history(List<ChannelEntry> log) {
+        return new ChannelReads.History(log.subList(Math.max(0, log.size() - TaskView.SCAN_CAP), log.size()), log.size() > TaskView.SCAN_CAP);
     }
 
     @PostMapping("/api/v1/agents/{agentId}/tasks/{taskId}/cancel")

@@ -1,10 +1,12 @@
 package org.agentplatform.api.webhook;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.agentplatform.api.agent.AgentAccess;
+import org.agentplatform.api.audit.AsOf;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
@@ -19,6 +21,7 @@ import org.agentplatform.kernel.webhook.DeliveryCommand.RedeliverDelivery;
 import org.agentplatform.kernel.webhook.DeliveryId;
 import org.agentplatform.kernel.webhook.WebhookCommand.RemoveWebhook;
 import org.agentplatform.kernel.webhook.WebhookId;
+import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
 import org.agentplatform.query.webhook.WebhookReads;
@@ -55,7 +58,10 @@ final class WebhookRoutes {
     private final WebhookReads webhooks;
     private final WebhookRegistrar registrar;
 
-    WebhookRoutes(Commands commands, TaskReads tasks, WebhookReads webhooks, WebhookRegistrar registrar) {
+    private final PointInTime pointInTime;
+
+    WebhookRoutes(Commands commands, TaskReads tasks, WebhookReads webhooks, WebhookRegistrar registrar, PointInTime pointInTime) {
+        this.pointInTime = pointInTime;
         this.commands = commands;
         this.tasks = tasks;
         this.webhooks = webhooks;
@@ -106,6 +112,21 @@ final class WebhookRoutes {
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No webhook " + webhookId + " on task " + taskId)))
                 .flatMap(found -> webhooks.deliveries(webhook, clamped).map(WebhookView.Delivery::of).collectList())
                 .map(rows -> ApiResponse.of(Map.of("deliveries", rows)));
+    }
+
+    /** One delivery row of the webhook; {@code as_of} answers it as it stood then. */
+    @GetMapping(BASE + "/{webhookId}/deliveries/{deliveryId}")
+    Mono<ApiResponse<WebhookView.Delivery>> delivery(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+            @PathVariable String taskId, @PathVariable String webhookId, @PathVariable String deliveryId,
+            @RequestParam(name = AsOf.PARAM, required = false) String asOf) {
+        WebhookId webhook = PathIds.parse("webhookId", webhookId, WebhookId::new);
+        DeliveryId delivery = PathIds.parse("deliveryId", deliveryId, DeliveryId::new);
+        Instant at = AsOf.parse(asOf);
+        return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
+                .flatMap(task -> webhooks.delivery(delivery).filter(found -> found.webhookId().equals(webhook) && found.taskId().equals(task.id())))
+                .switchIfEmpty(Mono.error(() -> ApiException.notFound("No delivery " + deliveryId + " of webhook " + webhookId)))
+                .flatMap(found -> at == null ? Mono.just(found) : AsOf.read(() -> pointInTime.delivery(delivery, at), "Delivery " + deliveryId, at))
+                .map(row -> ApiResponse.of(WebhookView.Delivery.of(row)));
     }
 
     /**

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.agentplatform.command.ProcessCommands;
+import org.axonframework.messaging.MetaData;
 import org.agentplatform.kernel.instance.InstanceCommand.CompleteInstanceDeployment;
 import org.agentplatform.kernel.instance.InstanceCommand.CompleteInstanceRestart;
 import org.agentplatform.kernel.instance.InstanceCommand.FailInstance;
@@ -69,14 +70,17 @@ public class InstanceLifecycle {
     }
 
     private void carryOut(InstanceId instance, String step, Supplier<CompletionStage<Void>> work, Object onSuccess) {
-        executor.execute(() -> work.get().whenComplete((done, failure) -> {
-            if (failure != null) {
-                log.atWarn().addKeyValue("instance_id", instance.toString()).addKeyValue("step", step).setCause(failure)
-                        .log("provider step failed");
-                ProcessCommands.send(commands, new FailInstance(instance, step + " failed: " + failure.getMessage()));
-            } else if (onSuccess != null) {
-                ProcessCommands.send(commands, onSuccess);
-            }
-        }));
+        executor.execute(() -> {
+            MetaData context = ProcessCommands.context();
+            work.get().whenComplete((done, failure) -> {
+                if (failure != null) {
+                    log.atWarn().addKeyValue("instance_id", instance.toString()).addKeyValue("step", step).setCause(failure)
+                            .log("provider step failed");
+                    ProcessCommands.send(commands, new FailInstance(instance, step + " failed: " + failure.getMessage()), context);
+                } else if (onSuccess != null) {
+                    ProcessCommands.send(commands, onSuccess, context);
+                }
+            });
+        });
     }
 }

@@ -1,21 +1,21 @@
 package org.agentplatform.infra.audit;
 
+import java.lang.reflect.Method;
+import java.lang.reflect.RecordComponent;
 import java.sql.Array;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.agentplatform.kernel.GlobalIndex;
-import org.agentplatform.kernel.agent.AgentEvent.AgentCreated;
 import org.agentplatform.kernel.control.ControlActionPerformed;
 import org.agentplatform.kernel.conversation.ConversationEvent.ConversationOpened;
-import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployed;
-import org.agentplatform.kernel.operation.OperationEvent.OperationQueued;
+import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.task.TaskEvent.TaskCreated;
-import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
-import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRegistered;
 import org.agentplatform.query.audit.AuditResource;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -76,20 +76,35 @@ public class AuditChain {
         batch().add(new Pending(index, resourceType, resourceId, ownerIn(payload)));
     }
 
-    /** The owner an event names, for the events that create a resource (and control actions, which have none). */
+    /**
+     * The owner an event names: most events have an {@code ownerId}, tasks and conversations in their reference; the
+     * others are of a resource whose owner an earlier event named.
+     */
     private static UUID ownerIn(Object payload) {
         return switch (payload) {
             case TaskCreated created -> created.task().ownerId().value();
-            case OperationQueued queued -> queued.ownerId().value();
-            case DeliveryCreated created -> created.ownerId().value();
-            case WebhookRegistered registered -> registered.ownerId().value();
-            case InstanceDeployed deployed -> deployed.ownerId().value();
-            case AgentCreated created -> created.ownerId().value();
             case ConversationOpened opened -> opened.conversation().ownerId().value();
-            case ControlActionPerformed action -> action.ownerId().value();
+            case Record event -> OWNER_ACCESSOR.get(event.getClass()).map(accessor -> {
+                try {
+                    return accessor.invoke(event) instanceof OwnerId owner ? owner.value() : null;
+                } catch (ReflectiveOperationException unreadable) {
+                    return null;
+                }
+            }).orElse(null);
             default -> null;
         };
     }
+
+    /** An event record's {@code ownerId} component, if it has one. */
+    private static final ClassValue<Optional<Method>> OWNER_ACCESSOR = new ClassValue<>() {
+        @Override
+        protected Optional<Method> computeValue(Class<?> type) {
+            return Arrays.stream(type.getRecordComponents())
+                    .filter(component -> component.getName().equals("ownerId") && component.getType() == OwnerId.class)
+                    .map(RecordComponent::getAccessor)
+                    .findFirst();
+        }
+    };
 
     private List<Pending> batch() {
         UnitOfWork<?> unitOfWork = CurrentUnitOfWork.get().root();
@@ -106,6 +121,11 @@ public class AuditChain {
             return;
         }
         Map<String, UUID> resolved = resolveOwners(pending);
+        for (Pending event : pending) {
+            if (event.owner() != null && event.resourceId() != null) {
+                resolved.putIfAbsent(event.resourceId(), event.owner());
+            }
+        }
         Head head = head();
         byte[] link = head.link();
         long position = head.position();

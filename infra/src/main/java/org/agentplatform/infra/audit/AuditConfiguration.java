@@ -5,13 +5,25 @@ import java.time.Clock;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.query.audit.AuditTrail;
+import org.agentplatform.query.audit.PointInTime;
+import org.agentplatform.query.instance.InstanceProjection;
+import org.agentplatform.query.operation.OperationViewProjection;
+import org.agentplatform.query.task.TaskProjection;
+import org.agentplatform.query.webhook.WebhookProjection;
+import org.axonframework.serialization.Serializer;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.axonframework.config.ConfigurerModule;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
-/** The audit trail: the chain's processor (one segment, so one order), its signed checkpoints, and the history reads. */
+/**
+ * The audit trail: the chain's processor (one segment, so one order), its signed checkpoints, the history reads, and
+ * the point-in-time reads (events folded by the read models' own projections).
+ */
 @Configuration(proxyBeanMethods = false)
 public class AuditConfiguration {
 
@@ -39,5 +51,17 @@ public class AuditConfiguration {
     @Bean
     AuditTrail auditTrail(DatabaseClient database) {
         return new AuditTrail(database);
+    }
+
+    @Bean
+    JdbcStoredEvents storedEvents(JdbcTemplate jdbc, @Qualifier("eventSerializer") Serializer eventSerializer) {
+        return new JdbcStoredEvents(jdbc, eventSerializer);
+    }
+
+    @Bean
+    PointInTime pointInTime(JdbcTemplate jdbc, PlatformTransactionManager transactions, JdbcStoredEvents storedEvents) {
+        ReadModels models = new ReadModels(jdbc);
+        return new PointInTime(jdbc, new TransactionTemplate(transactions), storedEvents, models.get(TaskProjection.GROUP),
+                models.get(OperationViewProjection.GROUP), models.get(WebhookProjection.GROUP), models.get(InstanceProjection.GROUP));
     }
 }

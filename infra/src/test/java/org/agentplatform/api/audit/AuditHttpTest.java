@@ -152,6 +152,45 @@ class AuditHttpTest extends ApiTest {
                 newest.get("position").asLong())).isEqualTo(newest.get("link").asString());
     }
 
+    @Test
+    void asOfAnswersTheResourceAsItStoodThen() {
+        String task = owner.task(agent, "as of");
+        owner.awaitTask(agent, task, "completed");
+        JsonNode events = await(() -> history("task", task, null), page -> page.get("events").size() == 3, "the task's history")
+                .get("events");
+        String created = events.get(0).get("occurred_at").asString();
+        String started = events.get(1).get("occurred_at").asString();
+        JsonNode then = body(owner.get("/api/v1/agents/{a}/tasks/{t}?as_of={at}", agent, task, created).exchange(), 200).get("data");
+        assertThat(then.get("status").asString()).isEqualTo("queued");
+        assertThat(then.get("history")).extracting(entry -> entry.get("text").asString()).containsExactly("as of");
+        JsonNode running = body(owner.get("/api/v1/agents/{a}/tasks/{t}?as_of={at}", agent, task, started).exchange(), 200).get("data");
+        assertThat(running.get("status").asString()).isEqualTo("running");
+        assertThat(owner.taskView(agent, task).get("status").asString()).isEqualTo("completed");
+        String before = java.time.Instant.parse(created).minusSeconds(60).toString();
+        assertError(owner.get("/api/v1/agents/{a}/tasks/{t}?as_of={at}", agent, task, before).exchange(), 404, "not_found", "");
+        assertError(owner.get("/api/v1/agents/{a}/tasks/{t}?as_of=noon", agent, task).exchange(), 400, "invalid_param", "as_of");
+        assertError(stranger().get("/api/v1/agents/{a}/tasks/{t}?as_of={at}", agent, task, started).exchange(), 404, "agent_not_found", "");
+    }
+
+    @Test
+    void asOfOnAnInstanceAndAnOperation() {
+        String instance = owner.runningInstance("linux");
+        JsonNode events = await(() -> history("instance", instance, null), page -> page.get("events").size() >= 2, "the instance's history")
+                .get("events");
+        String deployed = events.get(0).get("occurred_at").asString();
+        JsonNode then = body(owner.get("/api/v1/instances/{i}?as_of={at}", instance, deployed).exchange(), 200).get("data");
+        assertThat(then.get("status").asString()).isEqualTo("deploying");
+        assertThat(body(owner.get("/api/v1/instances/{i}", instance).exchange(), 200).at("/data/status").asString()).isEqualTo("running");
+
+        String operation = owner.operationOf(instance, "models/list", java.util.Map.of());
+        owner.awaitOperation(instance, operation, "succeeded");
+        JsonNode operationEvents = await(() -> history("operation", operation, null),
+                page -> types(page).contains("OperationSucceeded") || page.get("events").size() >= 4, "the operation's history").get("events");
+        String queued = operationEvents.get(0).get("occurred_at").asString();
+        JsonNode asQueued = body(owner.get("/api/v1/instances/{i}/operations/{o}?as_of={at}", instance, operation, queued).exchange(), 200);
+        assertThat(asQueued.get("status").asString()).isEqualTo("queued");
+    }
+
     private JsonNode history(String type, String id, String since) {
         return body(owner.get("/api/v1/audit/events?resource_type={t}&resource_id={i}" + (since == null ? "" : "&since=" + since), type, id)
                 .exchange(), 200).get("data");

@@ -10,6 +10,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import org.agentplatform.query.JsonColumns;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.RowQuery;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -33,6 +34,9 @@ public final class ChannelReads {
             + READABLE_CHUNK;
 
     private final DatabaseClient database;
+
+    /** A channel's messages and statuses (no chunks) by {@code :id} after {@code :since}, oldest first. */
+    public static final RowQuery<ChannelEntry> MESSAGES_OF = new RowQuery<>(MESSAGES + " ORDER BY log_offset", ChannelReads::entry);
 
     public ChannelReads(DatabaseClient database) {
         this.database = database;

@@ -9,6 +9,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceKind;
 import org.agentplatform.kernel.instance.InstanceStatus;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.RowQuery;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -17,6 +18,10 @@ public final class R2dbcInstanceReads implements InstanceReads {
 
     private static final String COLUMNS = "id, owner_id, name, provider_id, region_id, kind, status, runtime_epoch,"
             + " failure_reason, version, created_at, updated_at";
+
+    /** An instance by {@code :id}. */
+    public static final RowQuery<InstanceRecord> BY_ID = new RowQuery<>("SELECT " + COLUMNS + " FROM instance_view WHERE id = :id",
+            R2dbcInstanceReads::record);
 
     private final DatabaseClient database;
     private final ReadModelWaits waits;
@@ -37,7 +42,7 @@ public final class R2dbcInstanceReads implements InstanceReads {
 
     @Override
     public Mono<InstanceRecord> find(InstanceId instanceId) {
-        return database.sql("SELECT " + COLUMNS + " FROM instance_view WHERE id = :id")
+        return database.sql(BY_ID.sql())
                 .bind("id", instanceId.value())
                 .map(R2dbcInstanceReads::record)
                 .one();

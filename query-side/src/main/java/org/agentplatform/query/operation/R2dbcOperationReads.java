@@ -11,6 +11,7 @@ import org.agentplatform.kernel.operation.OperationStatus;
 import org.agentplatform.kernel.operation.RuntimeMethod;
 import org.agentplatform.query.JsonColumns;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.RowQuery;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -19,6 +20,10 @@ public final class R2dbcOperationReads implements OperationReads {
 
     private static final String COLUMNS = "id, instance_id, owner_id, method, status, sequence, params, resource_key, request_digest,"
             + " request_id, deadline, runtime_epoch, cancel_request, projection, result, error, created_at, updated_at";
+
+    /** An operation by {@code :id}. */
+    public static final RowQuery<OperationRecord> BY_ID = new RowQuery<>("SELECT " + COLUMNS + " FROM operation_view WHERE id = :id",
+            R2dbcOperationReads::record);
 
     private final DatabaseClient database;
     private final ReadModelWaits waits;
@@ -30,7 +35,7 @@ public final class R2dbcOperationReads implements OperationReads {
 
     @Override
     public Mono<OperationRecord> find(OperationId operationId) {
-        return database.sql("SELECT " + COLUMNS + " FROM operation_view WHERE id = :id")
+        return database.sql(BY_ID.sql())
                 .bind("id", operationId.value())
                 .map(R2dbcOperationReads::record)
                 .one();

@@ -12,6 +12,7 @@ import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.kernel.task.TaskStatus;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.RowQuery;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.channel.ChannelLog;
 import org.agentplatform.query.channel.ChannelReads;
@@ -25,6 +26,10 @@ public final class R2dbcTaskReads implements TaskReads {
             + " error_message, deadline, " + ChannelReads.lastOffsetColumn("task_view") + ", change_offset, pruned_through, version,"
             + " created_at, updated_at";
 
+    /** A task by {@code :id}. */
+    public static final RowQuery<TaskRecord> BY_ID = new RowQuery<>("SELECT " + COLUMNS + " FROM task_view WHERE id = :id",
+            R2dbcTaskReads::task);
+
     private final DatabaseClient database;
     private final ReadModelWaits waits;
     private final ChannelReads channels;
@@ -37,9 +42,9 @@ public final class R2dbcTaskReads implements TaskReads {
 
     @Override
     public Mono<TaskRecord> find(TaskId taskId) {
-        return database.sql("SELECT " + COLUMNS + " FROM task_view WHERE id = :id")
+        return database.sql(BY_ID.sql())
                 .bind("id", taskId.value())
-                .map(R2dbcTaskReads::task)
+                .map(BY_ID.row())
                 .one();
     }
 

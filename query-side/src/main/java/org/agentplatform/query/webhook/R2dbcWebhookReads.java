@@ -10,6 +10,7 @@ import org.agentplatform.kernel.webhook.DeliveryId;
 import org.agentplatform.kernel.webhook.DeliveryStatus;
 import org.agentplatform.kernel.webhook.WebhookId;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.RowQuery;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -19,6 +20,10 @@ public final class R2dbcWebhookReads implements WebhookReads {
     private static final String WEBHOOK = "id, task_id, owner_id, url, has_secret, has_token, removed, version, created_at, updated_at";
     private static final String DELIVERY = "id, webhook_id, task_id, renderer, status, attempt_num, last_response_status, last_error,"
             + " next_attempt_at, last_attempted_at, created_at, completed_at, duration_ms, response_snippet, redelivery_of";
+
+    /** A webhook delivery by {@code :id}. */
+    public static final RowQuery<DeliveryRecord> DELIVERY_BY_ID = new RowQuery<>("SELECT " + DELIVERY + " FROM delivery_view WHERE id = :id",
+            R2dbcWebhookReads::deliveryRow);
 
     private final DatabaseClient database;
     private final ReadModelWaits waits;
@@ -60,7 +65,7 @@ public final class R2dbcWebhookReads implements WebhookReads {
 
     @Override
     public Mono<DeliveryRecord> delivery(DeliveryId deliveryId) {
-        return database.sql("SELECT " + DELIVERY + " FROM delivery_view WHERE id = :id")
+        return database.sql(DELIVERY_BY_ID.sql())
                 .bind("id", deliveryId.value())
                 .map(R2dbcWebhookReads::deliveryRow)
                 .one();
