@@ -16,6 +16,7 @@ import java.util.UUID;
 import org.agentplatform.infra.audit.AuditCheckpoints;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.PlatformClient;
+import org.agentplatform.infra.support.WebhookReceiver;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -189,6 +190,29 @@ class AuditHttpTest extends ApiTest {
         String queued = operationEvents.get(0).get("occurred_at").asString();
         JsonNode asQueued = body(owner.get("/api/v1/instances/{i}/operations/{o}?as_of={at}", instance, operation, queued).exchange(), 200);
         assertThat(asQueued.get("status").asString()).isEqualTo("queued");
+    }
+
+    @Test
+    void asOfOnAWebhookDelivery() {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            receiver.answer("/hook", 200);
+            String task = owner.task(agent, Map.of("message", "notify", "webhooks", List.of(Map.of("url", receiver.url("/hook")))))
+                    .at("/data/task_id").asString();
+            owner.awaitTask(agent, task, "completed");
+            String webhook = body(owner.get("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).exchange(), 200)
+                    .at("/data/webhooks/0/webhook_id").asString();
+            JsonNode delivered = await(() -> body(owner.get("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}/deliveries", agent, task, webhook)
+                    .exchange(), 200).at("/data/deliveries/0"), row -> "succeeded".equals(row.path("status").asString()), "a delivery");
+            String delivery = delivered.get("delivery_id").asString();
+            String path = "/api/v1/agents/{a}/tasks/{t}/webhooks/{w}/deliveries/{d}";
+            assertThat(body(owner.get(path, agent, task, webhook, delivery).exchange(), 200).at("/data/status").asString()).isEqualTo("succeeded");
+            String created = await(() -> history("delivery", delivery, null), page -> page.get("events").size() >= 2, "the delivery's history")
+                    .at("/events/0/occurred_at").asString();
+            JsonNode then = body(owner.get(path + "?as_of={at}", agent, task, webhook, delivery, created).exchange(), 200).get("data");
+            assertThat(then.get("status").asString()).isEqualTo("pending");
+            assertThat(then.get("attempt_num").asInt()).isZero();
+            assertError(owner.get(path, agent, task, webhook, UUID.randomUUID()).exchange(), 404, "not_found", "");
+        }
     }
 
     private JsonNode history(String type, String id, String since) {
