@@ -118,8 +118,9 @@ class AuditHttpTest extends ApiTest {
     void theExportStreamsTheOwnersEventsAsNdjsonWithTheirLinks() {
         String task = owner.task(agent, "export me");
         owner.awaitTask(agent, task, "completed");
-        await(() -> history("task", task, null), page -> page.get("events").size() == 3, "the task's history");
-        byte[] raw = owner.get("/api/v1/audit/export?since=2000-01-01T00:00:00Z").exchange()
+        String created = await(() -> history("task", task, null), page -> page.get("events").size() == 3, "the task's history")
+                .at("/events/0/occurred_at").asString();
+        byte[] raw = owner.get("/api/v1/audit/export?since={since}", created).exchange()
                 .expectStatus().isOk()
                 .expectHeader().contentType("application/x-ndjson")
                 .expectBody().returnResult().getResponseBody();
