@@ -67,6 +67,21 @@ public final class ProcessCommands {
         return message.andMetaData(handedOn != null ? handedOn : otherwise);
     }
 
+    /** Runs {@code work} as the named process: the commands it sends outside any handler act as {@code system:<process>}. */
+    public static void runAs(String process, Runnable work) {
+        MetaData previous = HANDED_ON.get();
+        HANDED_ON.set(MetaData.from(AuditMetadata.byProcess(process)));
+        try {
+            work.run();
+        } finally {
+            if (previous == null) {
+                HANDED_ON.remove();
+            } else {
+                HANDED_ON.set(previous);
+            }
+        }
+    }
+
     /**
      * An executor whose tasks send their commands in the context of the event handler that submitted them (its
      * owner, request id, and itself as the actor answering that event).

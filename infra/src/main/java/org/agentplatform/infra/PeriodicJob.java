@@ -4,13 +4,15 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.agentplatform.command.ProcessCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
  * Runs {@code work} every {@code interval} on its own thread while the service runs; a run that fails is
- * logged and the next one comes at its time. For sweeps that recover what the event-driven path lost.
+ * logged and the next one comes at its time. For sweeps that recover what the event-driven path lost; the commands
+ * they send act as {@code system:<name>}.
  */
 public final class PeriodicJob implements SmartLifecycle {
 
@@ -32,7 +34,7 @@ public final class PeriodicJob implements SmartLifecycle {
         timer = Executors.newSingleThreadScheduledExecutor(runnable -> Thread.ofPlatform().name(name).daemon().unstarted(runnable));
         timer.scheduleWithFixedDelay(() -> {
             try {
-                work.run();
+                ProcessCommands.runAs(name, work);
             } catch (RuntimeException failure) {
                 log.atWarn().addKeyValue("job", name).setCause(failure).log("periodic job failed; retrying at the next interval");
             }
