@@ -69,17 +69,7 @@ public final class ProcessCommands {
 
     /** Runs {@code work} as the named process: the commands it sends outside any handler act as {@code system:<process>}. */
     public static void runAs(String process, Runnable work) {
-        MetaData previous = HANDED_ON.get();
-        HANDED_ON.set(MetaData.from(AuditMetadata.byProcess(process)));
-        try {
-            work.run();
-        } finally {
-            if (previous == null) {
-                HANDED_ON.remove();
-            } else {
-                HANDED_ON.set(previous);
-            }
-        }
+        within(MetaData.from(AuditMetadata.byProcess(process)), work);
     }
 
     /**
@@ -89,20 +79,22 @@ public final class ProcessCommands {
     public static Executor carrying(Executor executor) {
         return task -> {
             MetaData context = CurrentUnitOfWork.isStarted() ? CurrentUnitOfWork.correlationData() : HANDED_ON.get();
-            executor.execute(() -> {
-                MetaData previous = HANDED_ON.get();
-                HANDED_ON.set(context);
-                try {
-                    task.run();
-                } finally {
-                    if (previous == null) {
-                        HANDED_ON.remove();
-                    } else {
-                        HANDED_ON.set(previous);
-                    }
-                }
-            });
+            executor.execute(() -> within(context, task));
         };
+    }
+
+    private static void within(MetaData context, Runnable work) {
+        MetaData previous = HANDED_ON.get();
+        HANDED_ON.set(context);
+        try {
+            work.run();
+        } finally {
+            if (previous == null) {
+                HANDED_ON.remove();
+            } else {
+                HANDED_ON.set(previous);
+            }
+        }
     }
 
     private static void send(CommandGateway commands, CommandMessage<?> command, int racesLeft) {
