@@ -2,7 +2,6 @@ package org.agentplatform.infra.audit;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
-import java.sql.Array;
 import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -154,16 +153,11 @@ public class AuditChain {
     private Map<Long, StoredEvent> stored(List<Pending> pending) {
         Long[] indexes = pending.stream().map(Pending::globalIndex).toArray(Long[]::new);
         Map<Long, StoredEvent> rows = new HashMap<>();
-        jdbc.query(connection -> {
-            var statement = connection.prepareStatement("SELECT " + StoredEvent.COLUMNS + " FROM domain_event_entry e"
-                    + " WHERE global_index = ANY(?) AND NOT EXISTS (SELECT 1 FROM audit_event a WHERE a.global_index = e.global_index)");
-            Array array = connection.createArrayOf("bigint", indexes);
-            statement.setArray(1, array);
-            return statement;
-        }, row -> {
-            StoredEvent event = StoredEvent.of(row);
-            rows.put(event.globalIndex(), event);
-        });
+        jdbc.query("SELECT " + StoredEvent.COLUMNS + " FROM domain_event_entry e WHERE global_index = ANY(?::bigint[])"
+                + " AND NOT EXISTS (SELECT 1 FROM audit_event a WHERE a.global_index = e.global_index)", row -> {
+                    StoredEvent event = StoredEvent.of(row);
+                    rows.put(event.globalIndex(), event);
+                }, (Object) indexes);
         return rows;
     }
 
@@ -184,14 +178,11 @@ public class AuditChain {
             }
         }
         if (!unknown.isEmpty()) {
-            jdbc.query(connection -> {
-                var statement = connection.prepareStatement("SELECT DISTINCT ON (resource_id) resource_id, owner_id FROM audit_event"
-                        + " WHERE resource_id = ANY(?) AND owner_id IS NOT NULL ORDER BY resource_id, position");
-                statement.setArray(1, connection.createArrayOf("text", unknown.toArray()));
-                return statement;
-            }, row -> {
-                resolved.put(row.getString("resource_id"), row.getObject("owner_id", UUID.class));
-            });
+            jdbc.query("SELECT DISTINCT ON (resource_id) resource_id, owner_id FROM audit_event"
+                    + " WHERE resource_id = ANY(?::text[]) AND owner_id IS NOT NULL ORDER BY resource_id, position",
+                    row -> {
+                        resolved.put(row.getString("resource_id"), row.getObject("owner_id", UUID.class));
+                    }, (Object) unknown.toArray(String[]::new));
         }
         return resolved;
     }
