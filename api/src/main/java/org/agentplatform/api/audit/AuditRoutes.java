@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.channel.LogPages;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.QueryParams;
@@ -57,7 +58,7 @@ final class AuditRoutes {
         if (resourceId != null && type == null) {
             throw ApiException.missingParam("resource_type");
         }
-        long after = position(since);
+        long after = since == null ? 0 : LogPages.offset("since", since);
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         Mono<Boolean> visible = resourceId == null ? Mono.just(true) : trail.owns(caller.ownerId(), type, resourceId);
         return visible.flatMap(owned -> owned
@@ -106,20 +107,5 @@ final class AuditRoutes {
         page.put("events", entries.stream().map(entry -> AuditView.event(entry, json)).toList());
         page.put("next_since", entries.isEmpty() ? after : entries.getLast().position());
         return page;
-    }
-
-    private static long position(String since) {
-        if (since == null) {
-            return 0;
-        }
-        try {
-            long position = Long.parseLong(since);
-            if (position >= 0) {
-                return position;
-            }
-        } catch (NumberFormatException notANumber) {
-            // answered below
-        }
-        throw ApiException.invalidParam("since", "'since' must be a non-negative integer (the next_since of a page)");
     }
 }
