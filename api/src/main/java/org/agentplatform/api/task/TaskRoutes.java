@@ -32,7 +32,6 @@ import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.audit.PointInTime;
-import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.channel.ChannelReads;
 import org.agentplatform.query.task.TaskRecord;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -124,15 +123,10 @@ final class TaskRoutes {
         Mono<TaskRecord> owned = TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId());
         if (at != null) {
             return owned.flatMap(task -> AsOf.read(() -> pointInTime.task(task.id(), at), "Task " + taskId, at))
-                    .map(then -> ApiResponse.of(TaskView.of(then.task(), history(then.log()))));
+                    .map(then -> ApiResponse.of(TaskView.of(then.task(), ChannelReads.History.newest(then.log(), TaskView.SCAN_CAP))));
         }
         return owned.flatMap(task -> tasks.history(task.id(), TaskView.SCAN_CAP).map(history -> TaskView.of(task, history)))
                 .map(ApiResponse::of);
-    }
-
-    /** The newest {@link TaskView#SCAN_CAP} entries of a log, as a single read shows them. */
-    private static ChannelReads.History history(List<ChannelEntry> log) {
-        return new ChannelReads.History(log.subList(Math.max(0, log.size() - TaskView.SCAN_CAP), log.size()), log.size() > TaskView.SCAN_CAP);
     }
 
     @PostMapping("/api/v1/agents/{agentId}/tasks/{taskId}/cancel")

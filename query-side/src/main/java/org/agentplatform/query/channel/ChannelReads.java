@@ -3,8 +3,6 @@ package org.agentplatform.query.channel;
 import io.r2dbc.spi.Readable;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -86,15 +84,17 @@ public final class ChannelReads {
                 .map(ChannelReads::entry)
                 .all()
                 .collectList()
-                .map(newestFirst -> {
-                    List<ChannelEntry> entries = new ArrayList<>(newestFirst.subList(0, Math.min(cap, newestFirst.size())));
-                    Collections.reverse(entries);
-                    return new History(entries, newestFirst.size() > cap);
-                });
+                .map(newestFirst -> History.newest(newestFirst.reversed(), cap));
     }
 
     /** The start of a log's history as a single read shows it. */
     public record History(List<ChannelEntry> entries, boolean truncated) {
+
+        /** The newest {@code cap} rows of a log read oldest first, and whether older ones were left out. */
+        public static History newest(List<ChannelEntry> oldestFirst, int cap) {
+            int from = Math.max(0, oldestFirst.size() - cap);
+            return new History(List.copyOf(oldestFirst.subList(from, oldestFirst.size())), from > 0);
+        }
     }
 
     @SuppressWarnings("unchecked")
