@@ -21,6 +21,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
@@ -560,17 +562,17 @@ public final class Bench {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", serviceJar.toString(),
                 "projections", "rebuild", "all", "--agent-platform.data-dir=" + dataDir);
         Process rebuild = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-        if (!rebuild.waitFor(30, java.util.concurrent.TimeUnit.MINUTES)) {
+        if (!rebuild.waitFor(30, TimeUnit.MINUTES)) {
             rebuild.destroyForcibly();
             throw new IllegalStateException("projections rebuild did not finish in 30 minutes; see " + log);
         }
         long events = 0;
         double seconds = 0;
         boolean equal = true;
-        java.util.regex.Pattern line = java.util.regex.Pattern.compile("^\\s*(\\S+)\\s+([0-9,]+) events in ([0-9.]+) s");
+        Pattern line = Pattern.compile("^\\s*(\\S+)\\s+([0-9,]+) events in ([0-9.]+) s");
         for (String text : Files.readAllLines(log)) {
             String last = text.substring(text.lastIndexOf('\r') + 1);
-            java.util.regex.Matcher matched = line.matcher(last);
+            Matcher matched = line.matcher(last);
             if (matched.find()) {
                 events += Long.parseLong(matched.group(2).replace(",", ""));
                 seconds += Double.parseDouble(matched.group(3));

@@ -44,6 +44,10 @@ public final class AuditVerifier {
         }
     }
 
+    /** A link of the chain and the event it links, as the store holds it now (null when it is gone). */
+    private record Link(long position, long globalIndex, byte[] link, StoredEvent event) {
+    }
+
     private AuditVerifier() {
     }
 
@@ -52,29 +56,23 @@ public final class AuditVerifier {
         long expected = 1;
         long headIndex = 0;
         while (true) {
-            List<Map<String, Object>> page = jdbc.query("SELECT a.position, a.global_index AS chained_index, a.link, e.* FROM audit_event a"
+            List<Link> page = jdbc.query("SELECT a.position, a.global_index AS chained_index, a.link, e.* FROM audit_event a"
                     + " LEFT JOIN domain_event_entry e ON e.global_index = a.global_index WHERE a.position >= ? ORDER BY a.position LIMIT ?",
-                    (row, n) -> {
-                        Map<String, Object> values = new HashMap<>();
-                        values.put("position", row.getLong("position"));
-                        values.put("chained_index", row.getLong("chained_index"));
-                        values.put("link", row.getBytes("link"));
-                        values.put("event", row.getObject("event_identifier") == null ? null : StoredEvent.of(row));
-                        return values;
-                    }, expected, PAGE);
-            for (Map<String, Object> row : page) {
-                long position = (long) row.get("position");
-                long index = (long) row.get("chained_index");
+                    (row, n) -> new Link(row.getLong("position"), row.getLong("chained_index"), row.getBytes("link"),
+                            row.getObject("event_identifier") == null ? null : StoredEvent.of(row)), expected, PAGE);
+            for (Link row : page) {
+                long position = row.position();
+                long index = row.globalIndex();
                 if (position != expected) {
                     return Result.failed(expected - 1, "the chain has no link at position " + expected + " (next is " + position
                             + ", global index " + index + "): a link was removed");
                 }
-                StoredEvent event = (StoredEvent) row.get("event");
+                StoredEvent event = row.event();
                 if (event == null) {
                     return Result.failed(expected - 1, "event at global index " + index + " (position " + position
                             + ") is missing from the event store");
                 }
-                byte[] link = (byte[]) row.get("link");
+                byte[] link = row.link();
                 if (!Arrays.equals(event.link(previous), link)) {
                     return Result.failed(expected - 1, "event at global index " + index + " (position " + position + ", "
                             + event.eventIdentifier() + ") does not match its link: its stored bytes or its place changed");

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.agentplatform.infra.audit.JdbcStoredEvents;
 import org.agentplatform.infra.audit.ProjectionRebuild;
 import org.agentplatform.infra.audit.ReadModels;
@@ -50,12 +51,12 @@ public final class ProjectionsCommand {
             err.println(USAGE);
             return 2;
         }
-        String target = "all";
+        String target = null;
         List<String> settings = new ArrayList<>();
         for (int i = 1; i < args.length; i++) {
             if (args[i].startsWith("--") && args[i].contains("=")) {
                 settings.add(args[i]);
-            } else if (args[0].equals("rebuild") && target.equals("all") && !args[i].startsWith("--")) {
+            } else if (args[0].equals("rebuild") && target == null && !args[i].startsWith("--")) {
                 target = args[i];
             } else {
                 err.println(USAGE);
@@ -68,7 +69,8 @@ public final class ProjectionsCommand {
             if (args[0].equals("status")) {
                 return status(jdbc, out);
             }
-            List<ReadModel> chosen = target.equals("all") ? models.all() : models.named(target).map(List::of).orElse(List.of());
+            boolean all = target == null || target.equals("all");
+            List<ReadModel> chosen = all ? models.all() : models.named(target).map(List::of).orElse(List.of());
             if (chosen.isEmpty()) {
                 err.println("no read model is kept by '" + target + "'; one of: all, "
                         + String.join(", ", models.all().stream().map(ReadModel::processor).toList()));
@@ -117,7 +119,7 @@ public final class ProjectionsCommand {
     private static int status(JdbcTemplate jdbc, PrintStream out) {
         JsonMapper json = JsonMapper.builder().build();
         Long head = jdbc.queryForObject("SELECT COALESCE(max(global_index), 0) FROM domain_event_entry", Long.class);
-        Map<String, Long> parked = new java.util.TreeMap<>();
+        Map<String, Long> parked = new TreeMap<>();
         jdbc.query("SELECT processing_group, count(*) AS events FROM dead_letter_entry GROUP BY processing_group",
                 row -> {
                     parked.put(row.getString("processing_group"), row.getLong("events"));

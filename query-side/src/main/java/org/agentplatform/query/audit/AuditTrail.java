@@ -1,7 +1,6 @@
 package org.agentplatform.query.audit;
 
 import io.r2dbc.spi.Readable;
-import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.util.List;
 import org.agentplatform.kernel.identity.OwnerId;
@@ -65,7 +64,7 @@ public final class AuditTrail {
     public Flux<Checkpoint> checkpoints(int limit) {
         return database.sql("SELECT position, global_index, link, signed_at, jws FROM audit_checkpoint ORDER BY position DESC LIMIT :limit")
                 .bind("limit", limit)
-                .map(row -> new Checkpoint(row.get("position", Long.class), row.get("global_index", Long.class), bytes(row, "link"),
+                .map(row -> new Checkpoint(row.get("position", Long.class), row.get("global_index", Long.class), row.get("link", byte[].class),
                         row.get("signed_at", Instant.class), row.get("jws", String.class)))
                 .all();
     }
@@ -113,8 +112,8 @@ public final class AuditTrail {
                 row.get("global_index", Long.class),
                 row.get("resource_type", String.class),
                 row.get("resource_id", String.class),
-                bytes(row, "link"),
-                bytes(row, "previous_link"),
+                row.get("link", byte[].class),
+                row.get("previous_link", byte[].class),
                 row.get("event_identifier", String.class),
                 row.get("aggregate_identifier", String.class),
                 row.get("sequence_number", Long.class),
@@ -122,17 +121,7 @@ public final class AuditTrail {
                 row.get("time_stamp", String.class),
                 row.get("payload_type", String.class),
                 row.get("payload_revision", String.class),
-                bytes(row, "payload"),
-                bytes(row, "meta_data"));
-    }
-
-    private static byte[] bytes(Readable row, String column) {
-        ByteBuffer buffer = row.get(column, ByteBuffer.class);
-        if (buffer == null) {
-            return null;
-        }
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.get(bytes);
-        return bytes;
+                row.get("payload", byte[].class),
+                row.get("meta_data", byte[].class));
     }
 }

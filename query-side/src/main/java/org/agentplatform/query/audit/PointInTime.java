@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.OperationId;
 import org.agentplatform.kernel.task.TaskId;
@@ -79,7 +80,7 @@ public final class PointInTime {
     }
 
     private <T> Optional<T> fold(ReadModel model, UUID aggregate, Instant at,
-            java.util.function.Function<NamedParameterJdbcTemplate, Optional<T>> read) {
+            Function<NamedParameterJdbcTemplate, Optional<T>> read) {
         List<TrackedEventMessage<?>> history = events.ofAggregate(aggregate.toString(), at);
         if (history.isEmpty()) {
             return Optional.empty();
