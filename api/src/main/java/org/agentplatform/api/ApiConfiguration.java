@@ -25,6 +25,7 @@ import org.agentplatform.api.web.BodyLimits;
 import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.api.web.ProtocolRefusals;
 import org.agentplatform.api.web.RequestIdFilter;
+import org.agentplatform.api.web.RequestIds;
 import org.agentplatform.api.web.StorableTextFilter;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.query.feed.ChangeFeed;
@@ -48,6 +49,8 @@ import org.springframework.security.web.server.util.matcher.ServerWebExchangeMat
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
+import org.springframework.web.reactive.socket.server.WebSocketService;
+import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.cfg.EnumFeature;
@@ -63,14 +66,26 @@ import tools.jackson.databind.json.JsonMapper;
 @ComponentScan
 public class ApiConfiguration implements WebFluxConfigurer {
 
-    /** Reachable without a credential (presigned object URLs carry their own signature); everything else needs a bearer token. */
+    /**
+     * Reachable without a credential (presigned object URLs and terminal WebSockets carry their own signed tickets); everything
+     * else needs a bearer token.
+     */
     private static final ServerWebExchangeMatcher PUBLIC = ServerWebExchangeMatchers.pathMatchers(
-            "/api/v1/auth/login", "/.well-known/jwks.json", "/actuator/health", "/actuator/health/**", "/storage/v1/objects/**");
+            "/api/v1/auth/login", "/.well-known/jwks.json", "/actuator/health", "/actuator/health/**", "/storage/v1/objects/**",
+            "/api/v1/instances/*/terminal-sessions/*/attach");
 
     @Override
     public void configureHttpMessageCodecs(ServerCodecConfigurer codecs) {
         // BodyLimitFilter enforces the per-route limits; the codecs only need room for the largest
         codecs.defaultCodecs().maxInMemorySize((int) BodyLimits.LARGE);
+    }
+
+    /** A WebSocket session keeps its handshake's request id, so what it causes is audited under it. */
+    @Override
+    public WebSocketService getWebSocketService() {
+        HandshakeWebSocketService service = new HandshakeWebSocketService();
+        service.setSessionAttributePredicate(RequestIds::isAttribute);
+        return service;
     }
 
     @Bean

@@ -5,6 +5,7 @@ import org.agentplatform.command.conversation.ConversationAggregate;
 import org.agentplatform.command.instance.InstanceAggregate;
 import org.agentplatform.command.operation.RuntimeOperationAggregate;
 import org.agentplatform.command.task.TaskAggregate;
+import org.agentplatform.command.terminal.TerminalAggregate;
 import org.agentplatform.command.webhook.WebhookAggregates;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
@@ -20,5 +21,6 @@ public final class CommandSideModule implements ConfigurerModule {
         TaskAggregate.register(configurer);
         ConversationAggregate.register(configurer);
         WebhookAggregates.register(configurer);
+        TerminalAggregate.register(configurer);
     }
 }

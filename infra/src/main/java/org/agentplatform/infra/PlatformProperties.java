@@ -23,6 +23,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param webhooks         task webhooks: retry schedule, attempt timeout, SSRF allow-list
  * @param control          computer and mobile control
  * @param audit            the audit trail's signed checkpoints
+ * @param terminals        terminal sessions (shells on instances)
  */
 @ConfigurationProperties("agent-platform")
 public record PlatformProperties(
@@ -38,7 +39,8 @@ public record PlatformProperties(
         @DefaultValue Files files,
         @DefaultValue Webhooks webhooks,
         @DefaultValue Control control,
-        @DefaultValue Audit audit) {
+        @DefaultValue Audit audit,
+        @DefaultValue Terminals terminals) {
 
     /**
      * {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}; and the connection pools (JDBC: the
@@ -209,5 +211,23 @@ public record PlatformProperties(
 
     /** @param checkpointInterval how often the head of the audit chain is signed (when it moved) */
     public record Audit(@DefaultValue("5m") Duration checkpointInterval) {
+    }
+
+    /**
+     * Terminal sessions. The local provider's shells run on this host as the service's user: turn them off with
+     * {@code enabled=false} where that is not wanted.
+     *
+     * @param enabled     whether terminals may be opened
+     * @param ticketTtl   how long a terminal ticket may wait to be redeemed
+     * @param idleTimeout a terminal with no connection attached for this long ends
+     * @param scrollback  how many bytes of a terminal's recent output a (re)attaching connection sees first
+     * @param shell       the shell to run; empty for the service user's login shell
+     */
+    public record Terminals(
+            @DefaultValue("true") boolean enabled,
+            @DefaultValue("60s") Duration ticketTtl,
+            @DefaultValue("10m") Duration idleTimeout,
+            @DefaultValue("65536") int scrollback,
+            @DefaultValue("") String shell) {
     }
 }

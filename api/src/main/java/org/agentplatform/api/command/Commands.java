@@ -35,7 +35,11 @@ public final class Commands {
      * @param notFound the code an unknown aggregate answers ({@code not_found}, or {@code agent_not_found} for agents)
      */
     public <R> Mono<R> send(Object command, Caller caller, ServerWebExchange exchange, ErrorCode notFound) {
-        Map<String, String> audit = audit(caller, exchange);
+        return send(command, audit(caller, exchange), notFound);
+    }
+
+    /** Sends a command with the given who-did-it metadata (a request that carries no bearer credential, such as a ticket's). */
+    public <R> Mono<R> send(Object command, Map<String, String> audit, ErrorCode notFound) {
         return Mono.<R>fromCallable(() -> gateway.sendAndWait(GenericCommandMessage.asCommandMessage(command).andMetaData(audit)))
                 .subscribeOn(Schedulers.boundedElastic())
                 .retryWhen(Retry.backoff(3, Duration.ofMillis(25)).filter(failure -> unwrap(failure) instanceof ConcurrencyException)

@@ -2,6 +2,7 @@ package org.agentplatform.api.web;
 
 import java.security.SecureRandom;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.springframework.web.server.ServerWebExchange;
 
@@ -20,6 +21,16 @@ public final class RequestIds {
     public static String of(ServerWebExchange exchange) {
         String id = exchange.getAttribute(ATTRIBUTE);
         return id == null ? assign(exchange, null) : id;
+    }
+
+    /** The request id among a WebSocket session's attributes (copied from its handshake), or a new one. */
+    public static String of(Map<String, Object> sessionAttributes) {
+        return sessionAttributes.get(ATTRIBUTE) instanceof String id ? id : generate();
+    }
+
+    /** Whether an exchange attribute is the request id (for what a WebSocket session keeps of its handshake). */
+    public static boolean isAttribute(String name) {
+        return ATTRIBUTE.equals(name);
     }
 
     static String assign(ServerWebExchange exchange, String incoming) {

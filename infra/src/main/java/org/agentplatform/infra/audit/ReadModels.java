@@ -9,6 +9,7 @@ import org.agentplatform.query.operation.OperationViewProjection;
 import org.agentplatform.query.replay.ReadModel;
 import org.agentplatform.query.replay.ReadModel.Table;
 import org.agentplatform.query.task.TaskProjection;
+import org.agentplatform.query.terminal.TerminalProjection;
 import org.agentplatform.query.webhook.WebhookProjection;
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -31,7 +32,8 @@ public final class ReadModels {
                         List.of(Table.of("operation_view"), Table.of("operation_event"))),
                 new ReadModel(WebhookProjection.GROUP, new WebhookProjection(jdbc), List.of(Table.of("webhook_view"), Table.of("delivery_view"))),
                 new ReadModel(AgentProjection.GROUP, new AgentProjection(jdbc), List.of(Table.of("agent_view"), Table.of("agent_skill_view"))),
-                new ReadModel(InstanceProjection.GROUP, new InstanceProjection(jdbc), List.of(Table.of("instance_view"))));
+                new ReadModel(InstanceProjection.GROUP, new InstanceProjection(jdbc), List.of(Table.of("instance_view"))),
+                new ReadModel(TerminalProjection.GROUP, new TerminalProjection(jdbc), List.of(Table.of("terminal_view"))));
     }
 
     public List<ReadModel> all() {

@@ -14,8 +14,9 @@ public final class AuditResource {
     public static final String INSTANCE = "instance";
     public static final String AGENT = "agent";
     public static final String CONVERSATION = "conversation";
+    public static final String TERMINAL = "terminal";
 
-    public static final Set<String> TYPES = Set.of(TASK, OPERATION, DELIVERY, WEBHOOK, INSTANCE, AGENT, CONVERSATION);
+    public static final Set<String> TYPES = Set.of(TASK, OPERATION, DELIVERY, WEBHOOK, INSTANCE, AGENT, CONVERSATION, TERMINAL);
 
     private static final Map<String, String> BY_AGGREGATE_TYPE = Map.of(
             "Task", TASK,
@@ -24,7 +25,8 @@ public final class AuditResource {
             "Webhook", WEBHOOK,
             "Instance", INSTANCE,
             "Agent", AGENT,
-            "Conversation", CONVERSATION);
+            "Conversation", CONVERSATION,
+            "Terminal", TERMINAL);
 
     private AuditResource() {
     }

@@ -1,0 +1,14 @@
+package org.agentplatform.command.terminal;
+
+import org.axonframework.config.Configurer;
+
+/** Registers the package-private {@link Terminal} aggregate. */
+public final class TerminalAggregate {
+
+    private TerminalAggregate() {
+    }
+
+    public static void register(Configurer configurer) {
+        configurer.configureAggregate(Terminal.class);
+    }
+}

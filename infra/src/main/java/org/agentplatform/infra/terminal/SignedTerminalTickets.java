@@ -1,0 +1,115 @@
+package org.agentplatform.infra.terminal;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JOSEObjectType;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.RSASSASigner;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.RSAKey;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import java.text.ParseException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Date;
+import java.util.UUID;
+import org.agentplatform.api.terminal.TerminalTickets;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.terminal.TerminalId;
+
+/**
+ * Terminal tickets as compact JWS: RS256 with the platform's signing key, {@code typ} {@code terminal-ticket+jwt},
+ * {@code aud} {@code terminal}, {@code sub} the terminal, and the owner, instance and actor as claims. The API's bearer
+ * authentication wants another type and audience, so a ticket never passes for an access token.
+ */
+final class SignedTerminalTickets implements TerminalTickets {
+
+    static final String AUDIENCE = "terminal";
+    static final JOSEObjectType TYPE = new JOSEObjectType("terminal-ticket+jwt");
+    private static final String NOT_A_TICKET = "not a terminal ticket of this service";
+
+    private final RSAKey key;
+    private final RSASSASigner signer;
+    private final RSASSAVerifier verifier;
+    private final String issuer;
+    private final Duration ttl;
+    private final Clock clock;
+
+    SignedTerminalTickets(RSAKey key, String issuer, Duration ttl, Clock clock) {
+        this.key = key;
+        this.issuer = issuer;
+        this.ttl = ttl;
+        this.clock = clock;
+        try {
+            this.signer = new RSASSASigner(key);
+            this.verifier = new RSASSAVerifier(key.toRSAPublicKey());
+        } catch (JOSEException failure) {
+            throw new IllegalStateException("The platform key cannot sign terminal tickets", failure);
+        }
+    }
+
+    @Override
+    public Ticket issue(OwnerId owner, InstanceId instance, TerminalId terminal, String actor) {
+        Instant issuedAt = clock.instant().truncatedTo(ChronoUnit.SECONDS);
+        Instant expiresAt = issuedAt.plus(ttl);
+        String jti = UUID.randomUUID().toString();
+        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+                .issuer(issuer)
+                .audience(AUDIENCE)
+                .subject(terminal.toString())
+                .claim("owner_id", owner.toString())
+                .claim("instance_id", instance.toString())
+                .claim("terminal_id", terminal.toString())
+                .claim("act", actor)
+                .issueTime(Date.from(issuedAt))
+                .expirationTime(Date.from(expiresAt))
+                .jwtID(jti)
+                .build();
+        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).type(TYPE).build(), claims);
+        try {
+            jwt.sign(signer);
+        } catch (JOSEException failure) {
+            throw new IllegalStateException("Cannot sign a terminal ticket", failure);
+        }
+        return new Ticket(jwt.serialize(), jti, expiresAt);
+    }
+
+    @Override
+    public Grant verify(String ticket) {
+        try {
+            SignedJWT jwt = SignedJWT.parse(ticket);
+            JWSHeader header = jwt.getHeader();
+            if (!JWSAlgorithm.RS256.equals(header.getAlgorithm()) || !TYPE.equals(header.getType()) || !jwt.verify(verifier)) {
+                throw new Refused(NOT_A_TICKET, false);
+            }
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            if (!issuer.equals(claims.getIssuer()) || claims.getAudience() == null || !claims.getAudience().contains(AUDIENCE)
+                    || claims.getJWTID() == null || claims.getExpirationTime() == null) {
+                throw new Refused(NOT_A_TICKET, false);
+            }
+            Instant expires = claims.getExpirationTime().toInstant();
+            if (!clock.instant().isBefore(expires)) {
+                throw new Refused("the ticket expired at " + expires + "; ask for a new one with resumeTerminalId", true);
+            }
+            return new Grant(new OwnerId(uuid(claims, "owner_id")), new InstanceId(uuid(claims, "instance_id")),
+                    new TerminalId(uuid(claims, "terminal_id")), present(claims.getStringClaim("act")), claims.getJWTID());
+        } catch (ParseException | JOSEException | IllegalArgumentException malformed) {
+            throw new Refused(NOT_A_TICKET, false);
+        }
+    }
+
+    private static UUID uuid(JWTClaimsSet claims, String name) throws ParseException {
+        return UUID.fromString(present(claims.getStringClaim(name)));
+    }
+
+    private static String present(String claim) {
+        if (claim == null) {
+            throw new Refused(NOT_A_TICKET, false);
+        }
+        return claim;
+    }
+}

@@ -1,0 +1,62 @@
+package org.agentplatform.query.terminal;
+
+import java.time.Instant;
+import org.agentplatform.kernel.terminal.TerminalEvent.TerminalAttached;
+import org.agentplatform.kernel.terminal.TerminalEvent.TerminalDetached;
+import org.agentplatform.kernel.terminal.TerminalEvent.TerminalEnded;
+import org.agentplatform.kernel.terminal.TerminalEvent.TerminalOpened;
+import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.SqlTime;
+import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.SequenceNumber;
+import org.axonframework.eventhandling.Timestamp;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Terminal events into {@code terminal_view}; a row's version is its aggregate's last sequence, so replays are no-ops. */
+@ProcessingGroup(TerminalProjection.GROUP)
+public class TerminalProjection {
+
+    public static final String GROUP = "terminal-projection";
+    public static final String OPEN = "open";
+    public static final String ENDED = "ended";
+
+    private final JdbcTemplate jdbc;
+
+    public TerminalProjection(JdbcTemplate jdbc) {
+        this.jdbc = jdbc;
+    }
+
+    @EventHandler
+    void on(TerminalOpened event, @SequenceNumber long sequence, @Timestamp Instant at) {
+        jdbc.update("INSERT INTO terminal_view (id, owner_id, instance_id, agent_id, conversation_id, status, attached, attachments,"
+                        + " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, false, 0, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                event.terminalId().value(), event.ownerId().value(), event.instanceId().value(),
+                event.agentId() == null ? null : event.agentId().value(),
+                event.conversationId() == null ? null : event.conversationId().value(), OPEN, sequence, SqlTime.of(at), SqlTime.of(at));
+        ReadModelWaits.changed(jdbc, event.terminalId());
+    }
+
+    @EventHandler
+    void on(TerminalAttached event, @SequenceNumber long sequence, @Timestamp Instant at) {
+        jdbc.update("UPDATE terminal_view SET attached = true, attachments = ?, version = ?, updated_at = ? WHERE id = ? AND version < ?",
+                event.attachment(), sequence, SqlTime.of(at), event.terminalId().value(), sequence);
+        ReadModelWaits.changed(jdbc, event.terminalId());
+    }
+
+    @EventHandler
+    void on(TerminalDetached event, @SequenceNumber long sequence, @Timestamp Instant at) {
+        jdbc.update("UPDATE terminal_view SET attached = false, version = ?, updated_at = ? WHERE id = ? AND version < ?",
+                sequence, SqlTime.of(at), event.terminalId().value(), sequence);
+        ReadModelWaits.changed(jdbc, event.terminalId());
+    }
+
+    @EventHandler
+    void on(TerminalEnded event, @SequenceNumber long sequence, @Timestamp Instant at) {
+        jdbc.update("UPDATE terminal_view SET status = ?, attached = false, end_reason = ?, exit_status = ?, ended_at = ?, version = ?,"
+                        + " updated_at = ? WHERE id = ? AND version < ?",
+                ENDED, event.reason().wireName(), event.exitStatus(), SqlTime.of(at), sequence, SqlTime.of(at), event.terminalId().value(),
+                sequence);
+        ReadModelWaits.changed(jdbc, event.terminalId());
+    }
+}

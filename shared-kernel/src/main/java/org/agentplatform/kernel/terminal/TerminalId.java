@@ -1,0 +1,21 @@
+package org.agentplatform.kernel.terminal;
+
+import java.util.Objects;
+import java.util.UUID;
+
+/** A terminal: a shell on an instance that outlives the connections attached to it. */
+public record TerminalId(UUID value) {
+
+    public TerminalId {
+        Objects.requireNonNull(value, "value");
+    }
+
+    public static TerminalId random() {
+        return new TerminalId(UUID.randomUUID());
+    }
+
+    @Override
+    public String toString() {
+        return value.toString();
+    }
+}
