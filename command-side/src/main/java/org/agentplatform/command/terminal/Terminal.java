@@ -91,7 +91,9 @@ class Terminal {
         if (!command.at().isBefore(expires)) {
             throw CommandRefused.forbidden("The ticket expired at " + expires + "; ask for a new one with resumeTerminalId");
         }
-        requireLive("attach to");
+        if (ended != null) {
+            throw CommandRefused.notFound("Terminal " + id + " ended (" + ended.wireName() + ")");
+        }
         apply(new TerminalAttached(id, ownerId, instanceId, command.jti(), attachment + 1));
         deadlines.cancelAllWithinScope(IDLE);
         return new Attachment(id, ownerId, instanceId, agentId, conversationId, attachment);

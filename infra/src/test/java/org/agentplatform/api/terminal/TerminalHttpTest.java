@@ -169,12 +169,16 @@ class TerminalHttpTest extends ApiTest {
         Socket closing = Socket.attach(closed.get("websocket_url").asString() + "?ticket=" + closed.get("ticket").asString());
         closing.type("echo ready-$((4+4))\n");
         closing.awaitOutput("ready-8");
+        JsonNode unused = open(Map.of("resumeTerminalId", closed.get("terminal_id").asString()));
         JsonNode ended = body(owner.delete("/api/v1/instances/{i}/terminal-sessions/{t}", instance, closed.get("terminal_id").asString())
                 .exchange(), 200).get("data");
         assertThat(ended.get("status").asString()).isEqualTo("ended");
         assertThat(ended.get("end_reason").asString()).isEqualTo("closed");
         assertThat(closing.closed().code()).isEqualTo(1000);
         assertThat(closing.closed().reason()).startsWith("closed");
+        Socket late = Socket.attach(unused.get("websocket_url").asString() + "?ticket=" + unused.get("ticket").asString());
+        assertThat(late.closed().code()).isEqualTo(4404);
+        assertThat(late.closed().reason()).startsWith("terminal_ended");
 
         JsonNode exiting = open(Map.of());
         String terminal = exiting.get("terminal_id").asString();
