@@ -63,6 +63,7 @@ public final class Bench {
     private Service service;
     private String key;
     private String agent;
+    private String instance;
     private String databasePassword;
 
     private Bench(Path serviceJar, Path out, boolean smoke, boolean profile, List<Double> curve, List<String> only) {
@@ -93,7 +94,7 @@ public final class Bench {
                 case "--curve" -> curve = Stream.of(args[++index].split(",")).map(Double::valueOf).toList();
                 case "--only" -> only = List.of(args[++index].split(","));
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--curve RATE,RATE...]"
-                        + " [--only raw,http,single,burst,invoke,sse,conversation,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
+                        + " [--only raw,http,single,burst,invoke,sse,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
             }
         }
         new Bench(jar, out, smoke, profile, curve, only).run();
@@ -141,6 +142,9 @@ public final class Bench {
             if (runs("conversation")) {
                 conversationTurns();
             }
+            if (runs("terminal")) {
+                terminals();
+            }
             if (runs("curve")) {
                 latencyCurve(name);
             }
@@ -176,7 +180,8 @@ public final class Bench {
         }
         try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
             Platform platform = new Platform(http);
-            agent = platform.echoAgent(platform.runningInstance());
+            instance = platform.runningInstance();
+            agent = platform.echoAgent(instance);
         }
     }
 
@@ -454,6 +459,55 @@ public final class Bench {
         report.atMost("conversation message -> final turn_status frame: p50", end.p50(), "ms", null);
         report.atMost("conversation message -> final turn_status frame: p99", end.p99(), "ms", null);
         System.out.println("bench: conversation message -> 202: " + send + "; -> running frame: " + start + "; -> final frame: " + end);
+    }
+
+    /**
+     * Terminals on the local provider: the create's answer (a ticket), from the create to the shell's first output on the
+     * WebSocket (ticket redeemed, shell started), and a typed line's answer on one held terminal. Each shell then exits.
+     */
+    private void terminals() throws Exception {
+        Latencies created = new Latencies();
+        Latencies firstOutput = new Latencies();
+        Latencies echoed = new Latencies();
+        List<TerminalSocket> shells = new ArrayList<>();
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
+            for (int n = 0; n < sizes.sseSamples(); n++) {
+                long sent = System.nanoTime();
+                JsonNode ticket = Platform.ok(http.post("/api/v1/instances/" + instance + "/terminal-sessions", "{}"), 200).get("data");
+                created.record(sent, System.nanoTime());
+                TerminalSocket shell = TerminalSocket.attach(ticket.get("websocket_url").asString() + "?ticket=" + ticket.get("ticket").asString());
+                shell.awaitOutput();
+                firstOutput.record(sent, System.nanoTime());
+                if (shells.isEmpty()) {
+                    shells.add(shell);
+                } else {
+                    shell.type("exit\n");
+                    shell.close();
+                }
+            }
+            TerminalSocket held = shells.getFirst();
+            for (int n = 0; n < sizes.sseSamples(); n++) {
+                long sent = System.nanoTime();
+                held.type("echo line-$((" + n + "+1))\n");
+                held.await("line-" + (n + 1) + "\r\n");
+                echoed.record(sent, System.nanoTime());
+            }
+        } finally {
+            for (TerminalSocket shell : shells) {
+                shell.type("exit\n");
+                shell.close();
+            }
+        }
+        Latencies.Summary open = created.summary();
+        Latencies.Summary first = firstOutput.summary();
+        Latencies.Summary echo = echoed.summary();
+        report.put("terminals", Map.of("create", open.json(), "create_to_first_output", first.json(), "typed_line_round_trip", echo.json()));
+        report.atMost("terminal create -> ticket: p50", open.p50(), "ms", null);
+        report.atMost("terminal create -> shell's first output on the WebSocket: p50", first.p50(), "ms", null);
+        report.atMost("terminal create -> shell's first output on the WebSocket: p99", first.p99(), "ms", null);
+        report.atMost("terminal typed line -> its answer: p50", echo.p50(), "ms", null);
+        report.atMost("terminal typed line -> its answer: p99", echo.p99(), "ms", null);
+        System.out.println("bench: terminal create: " + open + "; -> first output: " + first + "; typed line round trip: " + echo);
     }
 
     private void latencyCurve(String name) throws Exception {

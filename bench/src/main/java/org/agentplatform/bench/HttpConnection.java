@@ -65,7 +65,7 @@ final class HttpConnection implements AutoCloseable {
         try {
             connect();
             String extra = lastEventId == null ? "" : "Last-Event-ID: " + lastEventId + "\r\n";
-            String request = "GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\n" + authorization + extra
+            String request = "GET " + path + " HTTP/1.1\r\nHost: " + host + ":" + port + "\r\n" + authorization + extra
                     + "Accept: text/event-stream\r\n\r\n";
             out.write(request.getBytes(StandardCharsets.UTF_8));
             out.flush();
@@ -133,7 +133,7 @@ final class HttpConnection implements AutoCloseable {
 
     private void write(String method, String path, String json, String contentType) throws IOException {
         byte[] body = json == null ? new byte[0] : json.getBytes(StandardCharsets.UTF_8);
-        StringBuilder head = new StringBuilder(256).append(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: ").append(host)
+        StringBuilder head = new StringBuilder(256).append(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: ").append(host).append(':').append(port)
                 .append("\r\n").append(authorization);
         if (json != null) {
             head.append("Content-Type: ").append(contentType).append("\r\nContent-Length: ").append(body.length).append("\r\n");
