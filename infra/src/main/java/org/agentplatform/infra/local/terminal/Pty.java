@@ -54,7 +54,8 @@ final class Pty {
     /** Starts the shell and its reader; {@code exited} gets the shell's exit status when it ends by itself. */
     static Pty start(TerminalId id, ProcessBuilder shell, int scrollback, IntConsumer exited) throws IOException {
         Pty pty = new Pty(id, shell.start(), scrollback);
-        Thread.ofVirtual().name("terminal-" + id).start(() -> pty.pump(exited));
+        // a platform thread: a virtual one blocked reading a pipe would hold one of the few carrier threads for the terminal's life
+        Thread.ofPlatform().daemon().name("terminal-" + id).start(() -> pty.pump(exited));
         return pty;
     }
 
