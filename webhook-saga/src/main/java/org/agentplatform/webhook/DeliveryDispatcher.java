@@ -1,17 +1,26 @@
 package org.agentplatform.webhook;
 
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.agentplatform.kernel.AuditMetadata;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.webhook.DeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RecordDeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryCommand.StopDelivery;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryDeadLettered;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryFailed;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryRetryDue;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryStopped;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliverySucceeded;
 import org.agentplatform.kernel.webhook.DeliveryId;
 import org.agentplatform.kernel.webhook.WebhookId;
 import org.agentplatform.kernel.error.CommandRefused;
@@ -21,11 +30,13 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.Timestamp;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Attempts each pending delivery: a new one at once, a failed one when the saga says it is due. Attempts
+ * Attempts each pending delivery: a new one at once, a failed one when the saga says it is due, each webhook's in the
+ * order they became due ({@link DueOrder}). Attempts
  * run off the processor's thread (at most five of one fire at a time), to the webhook's current target,
  * and their outcome is recorded as a command. A delivery whose webhook was removed gets no new attempt.
  */
@@ -34,6 +45,8 @@ public class DeliveryDispatcher {
 
     public static final String GROUP = "webhook-dispatch";
     static final int PARALLEL_PER_FIRE = 5;
+    /** How long past its due time a retry that has not arrived may hold the later attempts of its webhook. */
+    static final Duration ORDER_PATIENCE = Duration.ofSeconds(30);
     private static final Logger log = LoggerFactory.getLogger(DeliveryDispatcher.class);
 
     private final CommandGateway commands;
@@ -43,12 +56,16 @@ public class DeliveryDispatcher {
     private final FireLimiter limiter = new FireLimiter(PARALLEL_PER_FIRE);
     private final Set<DeliveryId> inFlight = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<WebhookId, CompletableFuture<Void>> queues = new ConcurrentHashMap<>();
+    private final Clock clock;
+    private final DueOrder<Pending> order;
 
-    public DeliveryDispatcher(CommandGateway commands, WebhookTargets targets, CallbackSender sender, ExecutorService attempts) {
+    public DeliveryDispatcher(CommandGateway commands, WebhookTargets targets, CallbackSender sender, ExecutorService attempts, Clock clock) {
         this.commands = commands;
         this.targets = targets;
         this.sender = sender;
         this.attempts = attempts;
+        this.clock = clock;
+        this.order = new DueOrder<>(ORDER_PATIENCE, clock);
     }
 
     /** What an attempt needs to know about its delivery. */
@@ -58,16 +75,48 @@ public class DeliveryDispatcher {
 
     @EventHandler
     @DisallowReplay
-    void on(DeliveryCreated event) {
-        attempt(new Pending(event.deliveryId(), event.webhookId(), event.taskId(), 1, event.payload(), event.fixedSignature(),
-                event.fireId()));
+    void on(DeliveryCreated event, @Timestamp Instant at) {
+        inOrder(order.due(event.webhookId(), event.deliveryId(), new Pending(event.deliveryId(), event.webhookId(), event.taskId(), 1,
+                event.payload(), event.fixedSignature(), event.fireId()), at));
     }
 
     @EventHandler
     @DisallowReplay
-    void on(DeliveryRetryDue event) {
-        attempt(new Pending(event.deliveryId(), event.webhookId(), event.taskId(), event.attempt(), event.payload(),
-                event.fixedSignature(), "retry:" + event.deliveryId()));
+    void on(DeliveryRetryDue event, @Timestamp Instant at) {
+        inOrder(order.due(event.webhookId(), event.deliveryId(), new Pending(event.deliveryId(), event.webhookId(), event.taskId(),
+                event.attempt(), event.payload(), event.fixedSignature(), "retry:" + event.deliveryId()), at));
+    }
+
+    @EventHandler
+    @DisallowReplay
+    void on(DeliveryFailed event) {
+        order.failed(event.webhookId(), event.deliveryId(), event.nextAttemptAt());
+    }
+
+    @EventHandler
+    @DisallowReplay
+    void on(DeliverySucceeded event) {
+        inOrder(order.settled(event.webhookId(), event.deliveryId()));
+    }
+
+    @EventHandler
+    @DisallowReplay
+    void on(DeliveryDeadLettered event) {
+        inOrder(order.settled(event.webhookId(), event.deliveryId()));
+    }
+
+    @EventHandler
+    @DisallowReplay
+    void on(DeliveryStopped event) {
+        inOrder(order.settled(event.webhookId(), event.deliveryId()));
+    }
+
+    /** Attempts what is due, in order; when some attempt waits for an earlier retry, looks again once its patience is spent. */
+    private void inOrder(List<Pending> due) {
+        due.forEach(this::attempt);
+        order.nextCheck().ifPresent(at -> CompletableFuture.delayedExecutor(
+                        Math.max(0, Duration.between(clock.instant(), at).toMillis()) + 1, TimeUnit.MILLISECONDS, attempts)
+                .execute(() -> order.overdue().forEach(this::attempt)));
     }
 
     /**

@@ -64,8 +64,8 @@ public class WebhooksConfiguration {
 
     @Bean
     DeliveryDispatcher deliveryDispatcher(CommandGateway commands, WebhookTargets webhookTargets, CallbackSender callbackSender,
-            ExecutorService webhookAttempts) {
-        return new DeliveryDispatcher(commands, webhookTargets, callbackSender, webhookAttempts);
+            ExecutorService webhookAttempts, Clock clock) {
+        return new DeliveryDispatcher(commands, webhookTargets, callbackSender, webhookAttempts, clock);
     }
 
     @Bean

@@ -196,6 +196,21 @@ class WebhookHttpTest extends ApiTest {
     }
 
     @Test
+    void retriesOfAFailedRoundArriveInTheOrderTheTransitionsHappened() {
+        for (int run = 0; run < 3; run++) {
+            String path = "/round-" + run;
+            receiver.answer(path, 500);
+            owner.task(agent, Map.of("message", "in order " + run, "webhooks", List.of(Map.of("url", receiver.url(path), "secret", SECRET))));
+            assertThat(receiver.await(path, 3)).extracting(callback -> payload(callback).get("status").asString())
+                    .containsExactly("queued", "running", "completed");
+            receiver.answer(path, 200);
+            List<Callback> all = receiver.await(path, 6);
+            assertThat(all.subList(3, 6)).as("run %d", run).extracting(callback -> payload(callback).get("status").asString())
+                    .containsExactly("queued", "running", "completed");
+        }
+    }
+
+    @Test
     void aRedirectIsNotFollowedAndCountsAsAFailure() {
         receiver.answer("/moved", 302);
         String task = owner.task(agent, Map.of("message", "x\n/echo then=input",
