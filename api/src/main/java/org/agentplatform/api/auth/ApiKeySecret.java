@@ -20,9 +20,14 @@ public record ApiKeySecret(String plaintext) {
     private static final SecureRandom RANDOM = new SecureRandom();
 
     public static ApiKeySecret generate() {
+        return new ApiKeySecret(randomToken(PREFIX));
+    }
+
+    /** {@code prefix} and 64 hex characters (32 random bytes): the shape of our keys ({@code oag_}, {@code bak_}). */
+    public static String randomToken(String prefix) {
         byte[] bytes = new byte[32];
         RANDOM.nextBytes(bytes);
-        return new ApiKeySecret(PREFIX + HexFormat.of().formatHex(bytes));
+        return prefix + HexFormat.of().formatHex(bytes);
     }
 
     public static boolean isWellFormed(String token) {

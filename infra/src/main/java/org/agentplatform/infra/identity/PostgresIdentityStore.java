@@ -5,10 +5,12 @@ import java.time.Instant;
 import java.util.UUID;
 import org.agentplatform.api.auth.CredentialStore;
 import org.agentplatform.api.auth.StoredApiKey;
+import org.agentplatform.api.identity.AgentKeyRecord;
 import org.agentplatform.api.identity.ApiKeyRecord;
 import org.agentplatform.api.identity.IdentityDirectory;
 import org.agentplatform.api.identity.NewApiKey;
 import org.agentplatform.api.identity.UserAccount;
+import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.ApiKeyId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.identity.UserId;
@@ -23,6 +25,7 @@ import reactor.core.publisher.Mono;
  */
 public final class PostgresIdentityStore implements CredentialStore, IdentityDirectory {
 
+    private static final String AGENT_KEY_COLUMNS = "id, owner_id, agent_id, name, key_prefix, created_at, revoked_at";
     private static final String KEY_COLUMNS =
             "id, owner_id, name, key_prefix, rate_limit_per_minute, expires_at, created_at, revoked_at";
 
@@ -135,6 +138,64 @@ public final class PostgresIdentityStore implements CredentialStore, IdentityDir
                 row.get("key_prefix", String.class),
                 row.get("rate_limit_per_minute", Integer.class),
                 row.get("expires_at", Instant.class),
+                row.get("created_at", Instant.class),
+                row.get("revoked_at", Instant.class));
+    }
+
+    /**
+     * One statement: the lowest slot of the agent's three that no active key holds; a concurrent create taking the same slot
+     * makes this one insert nothing (unique while active), so it tries again with what is left.
+     */
+    @Override
+    public Mono<AgentKeyRecord> createAgentKey(AgentKeyRecord key, byte[] keyHash) {
+        Mono<AgentKeyRecord> insert = database.sql("INSERT INTO agent_key (id, owner_id, agent_id, name, key_prefix, key_hash, slot, created_at)"
+                        + " SELECT :id, :owner, :agent, :name, :prefix, :hash, slot, :created FROM generate_series(1, :max) AS slot"
+                        + " WHERE slot NOT IN (SELECT k.slot FROM agent_key k WHERE k.agent_id = :agent AND k.revoked_at IS NULL)"
+                        + " ORDER BY slot LIMIT 1 ON CONFLICT DO NOTHING RETURNING " + AGENT_KEY_COLUMNS)
+                .bind("id", key.id())
+                .bind("owner", key.ownerId().value())
+                .bind("agent", key.agentId().value())
+                .bind("name", key.name())
+                .bind("prefix", key.keyPrefix())
+                .bind("hash", keyHash)
+                .bind("max", AgentKeyRecord.MAX_ACTIVE)
+                .bind("created", key.createdAt())
+                .map(PostgresIdentityStore::agentKey)
+                .one();
+        return insert.switchIfEmpty(Mono.defer(() -> database.sql("SELECT count(*) FROM agent_key WHERE agent_id = :agent AND revoked_at IS NULL")
+                .bind("agent", key.agentId().value())
+                .map(row -> row.get(0, Long.class))
+                .one()
+                .flatMap(active -> active < AgentKeyRecord.MAX_ACTIVE ? createAgentKey(key, keyHash) : Mono.empty())));
+    }
+
+    @Override
+    public Flux<AgentKeyRecord> listAgentKeys(AgentId agentId) {
+        return database.sql("SELECT " + AGENT_KEY_COLUMNS + " FROM agent_key WHERE agent_id = :agent AND revoked_at IS NULL"
+                        + " ORDER BY created_at DESC, id")
+                .bind("agent", agentId.value())
+                .map(PostgresIdentityStore::agentKey)
+                .all();
+    }
+
+    @Override
+    public Mono<AgentKeyRecord> revokeAgentKey(AgentId agentId, UUID keyId, Instant revokedAt) {
+        return database.sql("UPDATE agent_key SET revoked_at = :at WHERE id = :id AND agent_id = :agent AND revoked_at IS NULL"
+                        + " RETURNING " + AGENT_KEY_COLUMNS)
+                .bind("at", revokedAt)
+                .bind("id", keyId)
+                .bind("agent", agentId.value())
+                .map(PostgresIdentityStore::agentKey)
+                .one();
+    }
+
+    private static AgentKeyRecord agentKey(Readable row) {
+        return new AgentKeyRecord(
+                row.get("id", UUID.class),
+                new OwnerId(row.get("owner_id", UUID.class)),
+                new AgentId(row.get("agent_id", UUID.class)),
+                row.get("name", String.class),
+                row.get("key_prefix", String.class),
                 row.get("created_at", Instant.class),
                 row.get("revoked_at", Instant.class));
     }
