@@ -5,6 +5,7 @@ import java.util.Arrays;
 import org.agentplatform.api.ApiConfiguration;
 import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.cli.DeadLettersCommand;
+import org.agentplatform.infra.cli.Help;
 import org.agentplatform.infra.cli.ProjectionsCommand;
 import org.agentplatform.infra.cli.UsersCommand;
 import org.springframework.boot.SpringApplication;
@@ -28,6 +29,10 @@ public class AgentPlatformApplication {
         // Axon 4.13 would phone home; only a system property set before Spring starts stops it
         System.setProperty("axoniq.update-checker.disabled", "true");
         System.setProperty("disable-axoniq-console-message", "true");
+        if (Help.asked(args)) {
+            System.out.print(Help.text());
+            System.exit(0);
+        }
         if (args.length > 0 && args[0].equals(UsersCommand.NAME)) {
             System.exit(UsersCommand.run(Arrays.copyOfRange(args, 1, args.length)));
         }
@@ -39,6 +44,10 @@ public class AgentPlatformApplication {
         }
         if (args.length > 0 && args[0].equals(DeadLettersCommand.NAME)) {
             System.exit(DeadLettersCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
+        if (Help.unknownCommand(args)) {
+            System.err.println("No command " + args[0] + "\n\n" + Help.text());
+            System.exit(2);
         }
         SpringApplication.run(AgentPlatformApplication.class, args);
     }

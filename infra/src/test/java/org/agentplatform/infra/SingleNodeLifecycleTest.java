@@ -72,6 +72,31 @@ class SingleNodeLifecycleTest {
     }
 
     @Test
+    void theFirstStartBannerShowsTheKeyOnceWithThePortTheServerTook() throws IOException {
+        PrintStream console = System.out;
+        ByteArrayOutputStream printed = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        String port;
+        try (ConfigurableApplicationContext service = start()) {
+            port = service.getEnvironment().getProperty("local.server.port");
+        } finally {
+            System.setOut(console);
+        }
+        String banner = printed.toString(StandardCharsets.UTF_8);
+        assertThat(banner).contains(Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip())
+                .contains("http://localhost:" + port + "/api/v1/providers");
+        assertThat(port).isNotEqualTo("8080");
+
+        printed.reset();
+        System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
+        try (ConfigurableApplicationContext ignored = start()) {
+            assertThat(printed.toString(StandardCharsets.UTF_8)).doesNotContain("First start");
+        } finally {
+            System.setOut(console);
+        }
+    }
+
+    @Test
     void aSecondServiceCannotTakeABusyDataDirectory() {
         try (ConfigurableApplicationContext ignored = start()) {
             assertThatThrownBy(this::start)

@@ -21,7 +21,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class AuditCommand {
 
     public static final String NAME = "audit";
-    private static final String USAGE = """
+    static final String USAGE = """
             usage: java -jar agent-platform.jar audit verify [--<setting>=<value> ...]
                    java -jar agent-platform.jar audit verify --export <file.ndjson>
               Configuration as for the service (AGENT_PLATFORM_DATA_DIR, AGENT_PLATFORM_DATABASE_URL, ...).""";

@@ -21,7 +21,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 public final class DeadLettersCommand {
 
     public static final String NAME = "deadletters";
-    private static final String USAGE = """
+    static final String USAGE = """
             usage: java -jar agent-platform.jar deadletters list  [--processor <name>] [--<setting>=<value> ...]
                    java -jar agent-platform.jar deadletters retry [--processor <name>] [--wait <seconds>] [--<setting>=<value> ...]
               Configuration as for the service (AGENT_PLATFORM_DATA_DIR, AGENT_PLATFORM_DATABASE_URL, ...).""";

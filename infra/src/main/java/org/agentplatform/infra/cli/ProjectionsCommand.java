@@ -30,7 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class ProjectionsCommand {
 
     public static final String NAME = "projections";
-    private static final String USAGE = """
+    static final String USAGE = """
             usage: java -jar agent-platform.jar projections status [--<setting>=<value> ...]
                    java -jar agent-platform.jar projections rebuild [<processor>|all] [--<setting>=<value> ...]
               Configuration as for the service (AGENT_PLATFORM_DATA_DIR, AGENT_PLATFORM_DATABASE_URL, ...).

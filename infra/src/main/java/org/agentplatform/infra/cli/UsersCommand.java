@@ -36,7 +36,7 @@ public final class UsersCommand {
 
     public static final String NAME = "users";
     private static final int MIN_PASSWORD_LENGTH = 8;
-    private static final String USAGE = """
+    static final String USAGE = """
             usage: java -jar agent-platform.jar users create --email <email> [--owner <owner-id> | --new-owner <name>]
                                                              [--<setting>=<value> ...]
                    java -jar agent-platform.jar users disable --email <email> [--<setting>=<value> ...]
@@ -91,8 +91,10 @@ public final class UsersCommand {
         Clock clock = Clock.systemUTC();
         PlatformProperties properties = database.properties();
         JdbcTemplate jdbc = database.jdbc();
-        OwnerId firstOwner = new FirstStart(jdbc, new TransactionTemplate(new JdbcTransactionManager(database.dataSource())), clock)
-                .ensure(properties.identity().defaultKeyRateLimitPerMinute(), properties.dataDir(), out);
+        FirstStart.Started started = new FirstStart(jdbc, new TransactionTemplate(new JdbcTransactionManager(database.dataSource())), clock)
+                .ensure(properties.identity().defaultKeyRateLimitPerMinute(), properties.dataDir());
+        FirstStart.announce(started, properties.dataDir(), out, null);
+        OwnerId firstOwner = started.owner();
         UserAdmin admin = new UserAdmin(jdbc, IdentityConfiguration.passwords(), clock);
         OwnerId owner = request.newOwnerName() != null
                 ? admin.createOwner(request.newOwnerName())

@@ -43,7 +43,7 @@ public final class FirstStart {
     }
 
     /** The first owner, creating it (and announcing its key) when the database has none. */
-    public OwnerId ensure(int keyRateLimitPerMinute, Path dataDir, PrintStream console) {
+    public Started ensure(int keyRateLimitPerMinute, Path dataDir) {
         Created created = transactions.execute(status -> {
             jdbc.query("SELECT pg_advisory_xact_lock(hashtext('agent-platform:first-start'))", row -> null);
             List<UUID> existing = jdbc.queryForList("SELECT owner_id FROM bootstrap", UUID.class);
@@ -61,11 +61,12 @@ public final class FirstStart {
             jdbc.update("INSERT INTO bootstrap (owner_id, completed_at) VALUES (?, ?)", owner.value(), Timestamp.from(now));
             return new Created(owner, Optional.of(key));
         });
-        created.key().ifPresent(key -> announce(created.owner(), key, dataDir, console));
-        return created.owner();
+        created.key().ifPresent(key -> keep(created.owner(), key, dataDir));
+        return new Started(created.owner(), created.key().orElse(null));
     }
 
-    private static void announce(OwnerId owner, ApiKeySecret key, Path dataDir, PrintStream console) {
+    /** Writes the first key to its 0600 file in the data directory. */
+    private static void keep(OwnerId owner, ApiKeySecret key, Path dataDir) {
         Path file = dataDir.resolve(KEY_FILE);
         try {
             Files.createDirectories(dataDir);
@@ -77,14 +78,31 @@ public final class FirstStart {
         }
         log.atInfo().addKeyValue("owner_id", owner.toString()).addKeyValue("key_prefix", key.displayPrefix())
                 .addKeyValue("file", file.toAbsolutePath().toString()).log("first start: created the first owner and API key");
+    }
+
+    /**
+     * Prints the first key once, when this start created it, with a request to try against {@code serviceUrl} (the port the
+     * server really listens on; null when no server runs, as for a command).
+     */
+    public static void announce(Started started, Path dataDir, PrintStream console, String serviceUrl) {
+        if (started.newKey() == null) {
+            return;
+        }
+        Path file = dataDir.resolve(KEY_FILE);
         console.println();
-        console.println("  First start: created owner " + owner + " and its first API key (shown once):");
+        console.println("  First start: created owner " + started.owner() + " and its first API key (shown once):");
         console.println();
-        console.println("    " + key.plaintext());
+        console.println("    " + started.newKey().plaintext());
         console.println();
-        console.println("  A copy is in " + file.toAbsolutePath() + " (mode 0600). Try:");
-        console.println("    curl -H \"Authorization: Bearer $(cat " + file + ")\" http://localhost:8080/api/v1/providers");
+        console.println("  A copy is in " + file.toAbsolutePath() + " (mode 0600)." + (serviceUrl == null ? "" : " Try:"));
+        if (serviceUrl != null) {
+            console.println("    curl -H \"Authorization: Bearer $(cat " + file + ")\" " + serviceUrl + "/api/v1/providers");
+        }
         console.println();
+    }
+
+    /** The first owner, and the key this start created (null when an earlier start did). */
+    public record Started(OwnerId owner, ApiKeySecret newKey) {
     }
 
     private record Created(OwnerId owner, Optional<ApiKeySecret> key) {

@@ -13,7 +13,6 @@ import org.agentplatform.api.auth.TrustedIssuer;
 import org.agentplatform.api.identity.AccessTokenIssuer;
 import org.agentplatform.api.identity.IdentitySettings;
 import org.agentplatform.infra.PlatformProperties;
-import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
@@ -130,9 +129,8 @@ public class IdentityConfiguration {
     }
 
     @Bean
-    SmartInitializingSingleton firstStart(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, Clock clock,
-            PlatformProperties properties) {
-        return () -> new FirstStart(jdbc, new TransactionTemplate(transactionManager), clock)
-                .ensure(properties.identity().defaultKeyRateLimitPerMinute(), properties.dataDir(), System.out);
+    FirstStartBanner firstStart(JdbcTemplate jdbc, PlatformTransactionManager transactionManager, Clock clock, PlatformProperties properties) {
+        return new FirstStartBanner(() -> new FirstStart(jdbc, new TransactionTemplate(transactionManager), clock)
+                .ensure(properties.identity().defaultKeyRateLimitPerMinute(), properties.dataDir()), properties.dataDir());
     }
 }
