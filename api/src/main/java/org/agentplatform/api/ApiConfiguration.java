@@ -67,12 +67,13 @@ import tools.jackson.databind.json.JsonMapper;
 public class ApiConfiguration implements WebFluxConfigurer {
 
     /**
-     * Reachable without a credential (presigned object URLs and terminal WebSockets carry their own signed tickets); everything
-     * else needs a bearer token.
+     * Reachable without a credential (presigned object URLs and terminal WebSockets carry their own signed tickets; the OpenAPI
+     * document and its page describe the API to anyone); everything else needs a bearer token.
      */
     private static final ServerWebExchangeMatcher PUBLIC = ServerWebExchangeMatchers.pathMatchers(
             "/api/v1/auth/login", "/.well-known/jwks.json", "/actuator/health", "/actuator/health/**", "/storage/v1/objects/**",
-            "/api/v1/instances/*/terminal-sessions/*/attach");
+            "/api/v1/instances/*/terminal-sessions/*/attach", "/api/v1/openapi", "/api/v1/openapi.json", "/api/v1/openapi.yaml",
+            "/api/v1/openapi/**", "/api/v1/docs", "/api/v1/swagger-ui/**");
 
     @Override
     public void configureHttpMessageCodecs(ServerCodecConfigurer codecs) {

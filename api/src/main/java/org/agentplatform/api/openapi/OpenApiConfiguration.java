@@ -1,0 +1,237 @@
+package org.agentplatform.api.openapi;
+
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.PathItem;
+import io.swagger.v3.oas.models.SpecVersion;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.media.Content;
+import io.swagger.v3.oas.models.media.MediaType;
+import io.swagger.v3.oas.models.media.Schema;
+import io.swagger.v3.oas.models.parameters.Parameter;
+import io.swagger.v3.oas.models.responses.ApiResponse;
+import io.swagger.v3.oas.models.responses.ApiResponses;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+import io.swagger.v3.oas.models.servers.Server;
+import io.swagger.v3.oas.models.tags.Tag;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.agentplatform.api.terminal.TerminalSocket;
+import org.agentplatform.kernel.error.ErrorCode;
+import org.springdoc.core.customizers.OpenApiCustomizer;
+import org.springdoc.core.customizers.OperationCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.server.WebFilter;
+
+/**
+ * The machine-readable contract: OpenAPI 3.1 at {@code /api/v1/openapi.json} (and {@code .yaml}), a browsable page at
+ * {@code /api/v1/docs}. The routes come from the controllers; this adds what they cannot say: the bearer scheme and the
+ * public routes, the error envelope on every operation, the SSE streams and the terminal WebSocket, stable operation ids
+ * ({@code <area><Action>}) and one tag per area.
+ */
+@Configuration(proxyBeanMethods = false)
+public class OpenApiConfiguration {
+
+    public static final String DOCUMENT = "/api/v1/openapi";
+    static final String BEARER = "bearerAuth";
+    static final String ERROR = "ErrorResponse";
+    /** Routes that take no bearer token: they carry a signed URL or ticket, or are the login and the keys that verify tokens. */
+    static final Set<String> PUBLIC_PATHS = Set.of("/api/v1/auth/login", "/.well-known/jwks.json", "/storage/v1/objects/{fileId}",
+            TerminalSocket.PATTERN);
+    private static final Map<String, String> TAGS = Map.ofEntries(
+            Map.entry("agent", "Platform agents: read, visibility, MCP"),
+            Map.entry("agentKey", "Agent API keys (bak_), at most three active per agent"),
+            Map.entry("apiKey", "User API keys (oag_)"),
+            Map.entry("audit", "The audit trail: resource histories, the NDJSON export, signed checkpoints"),
+            Map.entry("auth", "Login and the public signing keys (JWKS)"),
+            Map.entry("capability", "An instance's runtime capability manifest"),
+            Map.entry("catalog", "Providers, their regions and instance kinds"),
+            Map.entry("control", "Computer (desktops) and mobile (android) control"),
+            Map.entry("conversation", "Conversations: multi-turn sessions with an agent and their stream"),
+            Map.entry("fault", "Fault injection on the local provider"),
+            Map.entry("file", "Presigned file upload and download"),
+            Map.entry("instance", "Instances: deploy, start, stop, restart, destroy"),
+            Map.entry("invoke", "Synchronous invoke of an agent"),
+            Map.entry("method", "Runtime methods (JSON-RPC 2.0) on an instance"),
+            Map.entry("object", "The built-in object store behind presigned URLs"),
+            Map.entry("operation", "Runtime operations: snapshot, cancel, event stream"),
+            Map.entry("skill", "Agent skills, template and models"),
+            Map.entry("task", "Tasks: create, read, stream, continue, cancel; the inbox"),
+            Map.entry("terminal", "Terminal sessions: single-use tickets and the WebSocket"),
+            Map.entry("webhook", "Task webhooks and their deliveries"));
+    private static final List<Integer> ERROR_STATUSES = List.of(400, 401, 403, 404, 409, 413, 429, 500, 503, 504);
+
+    @Bean
+    OpenAPI platformOpenApi() {
+        return new OpenAPI(SpecVersion.V31)
+                .info(new Info().title("Agent Platform API").version("2.0.0").description("""
+                        Deploy agent instances, drive their desktops and phones, run tasks and conversations with their agents, \
+                        stream progress (SSE), receive signed webhooks, open terminals, and manage skills and runtime operations. \
+                        Every endpoint needs `Authorization: Bearer <token>` (an `oag_` API key or an RS256 JWT) unless it says \
+                        otherwise; every error is the `ErrorResponse` envelope."""))
+                .components(new Components()
+                        .addSecuritySchemes(BEARER, new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
+                                .description("An `oag_` API key, or an RS256 JWT of the built-in issuer (login) or a trusted one")))
+                .servers(List.of(new Server().url("/").description("This service (the document's own origin)")))
+                .addSecurityItem(new SecurityRequirement().addList(BEARER));
+    }
+
+    /** Operation ids and tags from the controller ({@code TaskRoutes.create} is {@code taskCreate}, tag {@code task}). */
+    @Bean
+    OperationCustomizer platformOperations() {
+        return (operation, handler) -> {
+            String area = handler.getBeanType().getSimpleName().replaceAll("(Routes|Controller)$", "");
+            String tag = Character.toLowerCase(area.charAt(0)) + area.substring(1);
+            String method = handler.getMethod().getName();
+            operation.setOperationId(tag + Character.toUpperCase(method.charAt(0)) + method.substring(1));
+            operation.setTags(List.of(tag));
+            if (operation.getSummary() == null) {
+                operation.setSummary(summary(area, method));
+            }
+            return operation;
+        };
+    }
+
+    /** What the controllers cannot say: public routes, the error envelope, the SSE streams, the terminal WebSocket. */
+    @Bean
+    OpenApiCustomizer platformDocument() {
+        return document -> {
+            document.getComponents().addSchemas(ERROR, errorResponse()).addSchemas("Error", error());
+            document.getPaths().put(TerminalSocket.PATTERN, terminalSocket());
+            Set<String> tags = new TreeSet<>();
+            document.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((verb, operation) -> {
+                if (PUBLIC_PATHS.contains(path)) {
+                    operation.setSecurity(List.of());
+                }
+                if (path.endsWith("/events") && !path.startsWith("/api/v1/audit")) {
+                    eventStream(operation);
+                }
+                if (operation.getParameters() != null) {
+                    operation.getParameters().stream().filter(parameter -> "surface".equals(parameter.getName()))
+                            .forEach(parameter -> parameter.setSchema(string()._enum(List.of("computer", "mobile"))
+                                    .description("computer: linux, windows and mac instances; mobile: android instances")));
+                }
+                errors(operation);
+                if (operation.getTags() != null) {
+                    tags.addAll(operation.getTags());
+                }
+            }));
+            document.setTags(tags.stream().map(name -> new Tag().name(name).description(TAGS.getOrDefault(name, name))).toList());
+        };
+    }
+
+    /** {@code /api/v1/openapi.json} is the document's name in the contract's world; springdoc serves it without the suffix. */
+    @Bean
+    WebFilter openApiJsonAlias() {
+        return (exchange, chain) -> DOCUMENT.concat(".json").equals(exchange.getRequest().getPath().value())
+                ? chain.filter(exchange.mutate().request(exchange.getRequest().mutate().path(DOCUMENT).build()).build())
+                : chain.filter(exchange);
+    }
+
+    /** {@code TaskRoutes.createToFirstFrame} reads "Task: create to first frame". */
+    private static String summary(String area, String method) {
+        String words = method.replaceAll("([a-z0-9])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT);
+        return area.replaceAll("([a-z0-9])([A-Z])", "$1 $2") + ": " + words;
+    }
+
+    private static void errors(Operation operation) {
+        ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
+        for (int status : ERROR_STATUSES) {
+            responses.computeIfAbsent(Integer.toString(status), code -> new ApiResponse().description(describe(status))
+                    .content(new Content().addMediaType("application/json", new MediaType().schema(ref(ERROR)))));
+        }
+        operation.setResponses(responses);
+    }
+
+    private static String describe(int status) {
+        return "The error envelope; `error.code` is one of: " + String.join(", ", Arrays.stream(ErrorCode.values())
+                .filter(code -> code.httpStatus() == status).map(ErrorCode::wireName).toList());
+    }
+
+    private static void eventStream(Operation operation) {
+        boolean declared = operation.getParameters() != null
+                && operation.getParameters().stream().anyMatch(parameter -> "Last-Event-ID".equalsIgnoreCase(parameter.getName()));
+        if (!declared) {
+            operation.addParametersItem(new Parameter().in("header").name("Last-Event-ID").required(false)
+                    .description("Resume after this event id (the `id:` of the last event received)").schema(string()));
+        }
+        ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
+        responses.put("200", new ApiResponse().description("""
+                A `text/event-stream`: each event is `event:`, its `data:` lines (JSON), then `id:`; comment lines are \
+                heartbeats; the stream ends after `done` once the resource is finished.""")
+                .content(new Content().addMediaType("text/event-stream", new MediaType().schema(string()))));
+        responses.put("204", new ApiResponse().description("Resumed at or past the finished stream's last event: nothing more will come"));
+        operation.setResponses(responses);
+    }
+
+    private static PathItem terminalSocket() {
+        Operation attach = new Operation()
+                .operationId("terminalAttach")
+                .tags(List.of("terminal"))
+                .summary("Attach to a terminal (WebSocket)")
+                .description("""
+                        A WebSocket upgrade. The single-use ticket from `POST .../terminal-sessions` is the query parameter \
+                        `ticket` or the subprotocol `ticket.<ticket>` (the server selects `terminal.v1` when offered). Binary or \
+                        text frames carry the terminal's bytes both ways; a text frame `{"type":"resize","cols":C,"rows":R}` \
+                        resizes. Refusals and ends are close frames: 4400 ticket_missing, 4401 ticket_invalid/ticket_expired, \
+                        4403 ticket_refused, 4409 ticket_used, 4404 terminal_ended, 4001 replaced, 1000 shell_exited or closed, \
+                        1001 the end's reason.""")
+                .security(List.of())
+                .addParametersItem(new Parameter().in("path").name("instanceId").required(true).schema(string().format("uuid")))
+                .addParametersItem(new Parameter().in("path").name("terminalId").required(true).schema(string().format("uuid")))
+                .addParametersItem(new Parameter().in("query").name("ticket").required(false).schema(string()))
+                .addParametersItem(new Parameter().in("query").name("cols").required(false).schema(integer()))
+                .addParametersItem(new Parameter().in("query").name("rows").required(false).schema(integer()))
+                .responses(new ApiResponses().addApiResponse("101", new ApiResponse().description("Switching Protocols: the terminal's WebSocket")));
+        return new PathItem().get(attach);
+    }
+
+    private static Schema<Object> errorResponse() {
+        Map<String, Schema> properties = new LinkedHashMap<>();
+        properties.put("success", bool().description("always false"));
+        properties.put("error", ref("Error"));
+        return object().properties(properties).required(List.of("success", "error"));
+    }
+
+    private static Schema<Object> error() {
+        Map<String, Schema> properties = new LinkedHashMap<>();
+        properties.put("type", string().description("problem-type slug; key on code")
+                ._enum(List.of("api_error", "invalid_request_error", "authentication_error", "permission_error", "rate_limit_error",
+                        "not_found_error", "conflict_error", "validation_error")));
+        properties.put("code", string().description("stable machine-readable code")
+                ._enum(Arrays.stream(ErrorCode.values()).map(ErrorCode::wireName).map(Object.class::cast).toList()));
+        properties.put("message", string().description("human-readable, presentation only"));
+        properties.put("request_id", string().description("also in the X-Request-Id header"));
+        properties.put("param", string().description("the offending parameter for missing_param / invalid_param; empty otherwise"));
+        properties.put("metadata", object().additionalProperties(string()));
+        return object().properties(properties).required(List.of("code", "message"));
+    }
+
+    private static Schema<Object> ref(String name) {
+        return new Schema<>().$ref("#/components/schemas/" + name);
+    }
+
+    private static Schema<Object> object() {
+        return new Schema<>().specVersion(SpecVersion.V31).types(Set.of("object"));
+    }
+
+    private static Schema<Object> string() {
+        return new Schema<>().specVersion(SpecVersion.V31).types(Set.of("string"));
+    }
+
+    private static Schema<Object> integer() {
+        return new Schema<>().specVersion(SpecVersion.V31).types(Set.of("integer"));
+    }
+
+    private static Schema<Object> bool() {
+        return new Schema<>().specVersion(SpecVersion.V31).types(Set.of("boolean"));
+    }
+}
