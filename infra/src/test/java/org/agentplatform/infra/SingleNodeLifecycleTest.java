@@ -79,6 +79,7 @@ class SingleNodeLifecycleTest {
         String port;
         try (ConfigurableApplicationContext service = start()) {
             port = service.getEnvironment().getProperty("local.server.port");
+            providers(client(service), Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip()).expectStatus().isOk();
         } finally {
             System.setOut(console);
         }
@@ -86,6 +87,9 @@ class SingleNodeLifecycleTest {
         assertThat(banner).contains(Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip())
                 .contains("http://localhost:" + port + "/api/v1/providers");
         assertThat(port).isNotEqualTo("8080");
+        // plain-text logs keep each line's key-value pairs; routine noise stays below INFO
+        assertThat(banner).containsPattern("request request_id=\"req_[0-9a-f]+\" method=\"GET\" path=\"/api/v1/providers\" status=\"200\" duration_ms=\"\\d+\"")
+                .doesNotContain("Failed to introspect").doesNotContain("claimed the token");
 
         printed.reset();
         System.setOut(new PrintStream(printed, true, StandardCharsets.UTF_8));
