@@ -17,7 +17,6 @@ import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
 import io.swagger.v3.oas.models.tags.Tag;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -116,8 +115,8 @@ public class OpenApiConfiguration {
                 }
                 if (operation.getParameters() != null) {
                     operation.getParameters().stream().filter(parameter -> "surface".equals(parameter.getName()))
-                            .forEach(parameter -> parameter.setSchema(string()._enum(List.of("computer", "mobile"))
-                                    .description("computer: linux, windows and mac instances; mobile: android instances")));
+                            .forEach(parameter -> parameter.setSchema(enumerated("computer: linux, windows and mac instances; mobile: android"
+                                    + " instances", List.of("computer", "mobile"))));
                 }
                 errors(operation);
                 if (operation.getTags() != null) {
@@ -161,13 +160,13 @@ public class OpenApiConfiguration {
                 && operation.getParameters().stream().anyMatch(parameter -> "Last-Event-ID".equalsIgnoreCase(parameter.getName()));
         if (!declared) {
             operation.addParametersItem(new Parameter().in("header").name("Last-Event-ID").required(false)
-                    .description("Resume after this event id (the `id:` of the last event received)").schema(string()));
+                    .description("Resume after this event id (the `id:` of the last event received)").schema(schema("string", null)));
         }
         ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
         responses.put("200", new ApiResponse().description("""
                 A `text/event-stream`: each event is `event:`, its `data:` lines (JSON), then `id:`; comment lines are \
                 heartbeats; the stream ends after `done` once the resource is finished.""")
-                .content(new Content().addMediaType("text/event-stream", new MediaType().schema(string()))));
+                .content(new Content().addMediaType("text/event-stream", new MediaType().schema(schema("string", null)))));
         responses.put("204", new ApiResponse().description("Resumed at or past the finished stream's last event: nothing more will come"));
         operation.setResponses(responses);
     }
@@ -185,53 +184,63 @@ public class OpenApiConfiguration {
                         4403 ticket_refused, 4409 ticket_used, 4404 terminal_ended, 4001 replaced, 1000 shell_exited or closed, \
                         1001 the end's reason.""")
                 .security(List.of())
-                .addParametersItem(new Parameter().in("path").name("instanceId").required(true).schema(string().format("uuid")))
-                .addParametersItem(new Parameter().in("path").name("terminalId").required(true).schema(string().format("uuid")))
-                .addParametersItem(new Parameter().in("query").name("ticket").required(false).schema(string()))
-                .addParametersItem(new Parameter().in("query").name("cols").required(false).schema(integer()))
-                .addParametersItem(new Parameter().in("query").name("rows").required(false).schema(integer()))
+                .addParametersItem(new Parameter().in("path").name("instanceId").required(true).schema(uuid()))
+                .addParametersItem(new Parameter().in("path").name("terminalId").required(true).schema(uuid()))
+                .addParametersItem(new Parameter().in("query").name("ticket").required(false).schema(schema("string", null)))
+                .addParametersItem(new Parameter().in("query").name("cols").required(false).schema(schema("integer", null)))
+                .addParametersItem(new Parameter().in("query").name("rows").required(false).schema(schema("integer", null)))
                 .responses(new ApiResponses().addApiResponse("101", new ApiResponse().description("Switching Protocols: the terminal's WebSocket")));
         return new PathItem().get(attach);
     }
 
     private static Schema<Object> errorResponse() {
-        Map<String, Schema> properties = new LinkedHashMap<>();
-        properties.put("success", bool().description("always false"));
-        properties.put("error", ref("Error"));
-        return object().properties(properties).required(List.of("success", "error"));
+        Schema<Object> response = schema("object", "The error envelope");
+        response.addProperty("success", schema("boolean", "always false"));
+        response.addProperty("error", ref("Error"));
+        response.setRequired(List.of("success", "error"));
+        return response;
     }
 
     private static Schema<Object> error() {
-        Map<String, Schema> properties = new LinkedHashMap<>();
-        properties.put("type", string().description("problem-type slug; key on code")
-                ._enum(List.of("api_error", "invalid_request_error", "authentication_error", "permission_error", "rate_limit_error",
-                        "not_found_error", "conflict_error", "validation_error")));
-        properties.put("code", string().description("stable machine-readable code")
-                ._enum(Arrays.stream(ErrorCode.values()).map(ErrorCode::wireName).map(Object.class::cast).toList()));
-        properties.put("message", string().description("human-readable, presentation only"));
-        properties.put("request_id", string().description("also in the X-Request-Id header"));
-        properties.put("param", string().description("the offending parameter for missing_param / invalid_param; empty otherwise"));
-        properties.put("metadata", object().additionalProperties(string()));
-        return object().properties(properties).required(List.of("code", "message"));
+        Schema<Object> error = schema("object", null);
+        error.addProperty("type", enumerated("problem-type slug; key on code", List.of("api_error", "invalid_request_error",
+                "authentication_error", "permission_error", "rate_limit_error", "not_found_error", "conflict_error", "validation_error")));
+        error.addProperty("code", enumerated("stable machine-readable code",
+                Arrays.stream(ErrorCode.values()).map(ErrorCode::wireName).toList()));
+        error.addProperty("message", schema("string", "human-readable, presentation only"));
+        error.addProperty("request_id", schema("string", "also in the X-Request-Id header"));
+        error.addProperty("param", schema("string", "the offending parameter for missing_param / invalid_param; empty otherwise"));
+        Schema<Object> metadata = schema("object", "structured hints (retry strategy, related ids)");
+        metadata.setAdditionalProperties(schema("string", null));
+        error.addProperty("metadata", metadata);
+        error.setRequired(List.of("code", "message"));
+        return error;
     }
 
     private static Schema<Object> ref(String name) {
-        return new Schema<>().$ref("#/components/schemas/" + name);
+        Schema<Object> ref = new Schema<>();
+        ref.set$ref("#/components/schemas/" + name);
+        return ref;
     }
 
-    private static Schema<Object> object() {
-        return new Schema<>().specVersion(SpecVersion.V31).types(Set.of("object"));
+    /** A JSON Schema of OpenAPI 3.1 (its {@code type} is a set there). */
+    private static Schema<Object> schema(String type, String description) {
+        Schema<Object> schema = new Schema<>();
+        schema.setSpecVersion(SpecVersion.V31);
+        schema.setTypes(Set.of(type));
+        schema.setDescription(description);
+        return schema;
     }
 
-    private static Schema<Object> string() {
-        return new Schema<>().specVersion(SpecVersion.V31).types(Set.of("string"));
+    private static Schema<Object> enumerated(String description, List<String> values) {
+        Schema<Object> schema = schema("string", description);
+        schema.setEnum(List.copyOf(values));
+        return schema;
     }
 
-    private static Schema<Object> integer() {
-        return new Schema<>().specVersion(SpecVersion.V31).types(Set.of("integer"));
-    }
-
-    private static Schema<Object> bool() {
-        return new Schema<>().specVersion(SpecVersion.V31).types(Set.of("boolean"));
+    private static Schema<Object> uuid() {
+        Schema<Object> schema = schema("string", null);
+        schema.setFormat("uuid");
+        return schema;
     }
 }

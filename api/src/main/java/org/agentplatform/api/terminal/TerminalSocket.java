@@ -94,8 +94,11 @@ public final class TerminalSocket implements WebSocketHandler {
         HandshakeInfo handshake = session.getHandshakeInfo();
         Matcher path = PATH.matcher(handshake.getUri().getRawPath());
         String ticket = ticket(handshake);
-        if (!path.matches() || ticket == null) {
+        if (ticket == null) {
             return close(session, 4400, "ticket_missing: pass ?ticket= or the subprotocol " + TICKET_PROTOCOL + "<ticket>");
+        }
+        if (!path.matches()) {
+            return close(session, 4403, "ticket_refused: not the address of a terminal");
         }
         TerminalTickets.Grant grant;
         try {
