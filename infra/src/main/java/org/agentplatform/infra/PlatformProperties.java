@@ -24,6 +24,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param control          computer and mobile control
  * @param audit            the audit trail's signed checkpoints
  * @param terminals        terminal sessions (shells on instances)
+ * @param events           how the event processors follow the event store
  */
 @ConfigurationProperties("agent-platform")
 public record PlatformProperties(
@@ -40,7 +41,8 @@ public record PlatformProperties(
         @DefaultValue Webhooks webhooks,
         @DefaultValue Control control,
         @DefaultValue Audit audit,
-        @DefaultValue Terminals terminals) {
+        @DefaultValue Terminals terminals,
+        @DefaultValue Events events) {
 
     /**
      * {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}; and the connection pools (JDBC: the
@@ -229,5 +231,12 @@ public record PlatformProperties(
             @DefaultValue("10m") Duration idleTimeout,
             @DefaultValue("65536") int scrollback,
             @DefaultValue("") String shell) {
+    }
+
+    /**
+     * @param pollInterval how often a node reads the event store when nothing woke it: its own commits and the other nodes'
+     *                     (announced by a notification) wake it at once; this catches a notification lost in a reconnect
+     */
+    public record Events(@DefaultValue("2s") Duration pollInterval) {
     }
 }

@@ -3,6 +3,7 @@ package org.agentplatform.infra.axon;
 import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
@@ -35,8 +36,10 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
+import reactor.core.Disposable;
 
 /**
  * Axon without Axon Server, on PostgreSQL: JDBC event store, token store and saga store (tables from
@@ -48,8 +51,6 @@ import org.springframework.transaction.PlatformTransactionManager;
 @Configuration(proxyBeanMethods = false)
 public class AxonConfiguration {
 
-    /** How soon a processor sees events another node committed (this node's wake at once). */
-    private static final Duration OTHER_NODES_TICK = Duration.ofMillis(500);
     /** The storage engine's defaults, stated: the shared stream advances tokens exactly as the engine does. */
     private static final int MAX_GAP_OFFSET = 10_000;
     private static final Duration GAP_TIMEOUT = Duration.ofMinutes(1);
@@ -165,13 +166,28 @@ public class AxonConfiguration {
                 .build();
     }
 
+    @Bean(destroyMethod = "close")
+    CommitAnnouncer commitAnnouncer(JdbcTemplate jdbc) {
+        return new CommitAnnouncer(jdbc);
+    }
+
+    /**
+     * Processors read the store through one {@link SharedEventStream} per node, woken at once by this node's commits and by
+     * the other nodes' (their {@link CommitAnnouncer} notifications), and reading it every {@code events.poll-interval}
+     * besides in case a notification was lost.
+     */
     @Bean
     ConfigurerModule pooledProcessorsSequencedPerAggregate(ObjectProvider<EventStorageEngine> storageEngine,
-            ProcessorFailures failures) {
+            ProcessorFailures failures, CommitAnnouncer announcer, ObjectProvider<ChangeFeed> feed, PlatformProperties properties) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .configureDefaultStreamableMessageSource(config -> {
                     SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, MAX_GAP_OFFSET,
-                            GAP_TIMEOUT, OTHER_NODES_TICK);
+                            GAP_TIMEOUT, properties.events().pollInterval(), announcer::committed);
+                    Disposable othersCommits = feed.getObject().on(CommitAnnouncer.CHANNEL, CommitAnnouncer.KEY)
+                            .filter(change -> announcer.fromOtherNode(change.payload()))
+                            .subscribe(change -> source.wake(), failure -> LoggerFactory.getLogger(CommitAnnouncer.class).atWarn()
+                                    .log("other nodes' commits are noticed by polling only: " + failure.getMessage()));
+                    config.onShutdown(othersCommits::dispose);
                     config.onShutdown(source::close);
                     return source;
                 })

@@ -81,19 +81,28 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         }
     }
 
+    /**
+     * @param otherNodesTick how often the store is read when nothing woke the reader (other nodes' commits that no
+     *                       notification announced)
+     * @param localCommit    told after each commit of this node (after the reader is woken)
+     */
     SharedEventStream(EventStore eventStore, EventStorageEngine storage, int capacity, int maxGapOffset, Duration gapTimeout,
-            Duration otherNodesTick) {
+            Duration otherNodesTick, Runnable localCommit) {
         this.eventStore = eventStore;
         this.storage = storage;
         this.capacity = capacity;
         this.maxGapOffset = maxGapOffset;
         this.gapTimeout = gapTimeout;
         this.otherNodesTick = otherNodesTick;
+        Runnable committed = () -> {
+            wake();
+            localCommit.run();
+        };
         eventStore.subscribe(events -> {
             if (CurrentUnitOfWork.isStarted()) {
-                CurrentUnitOfWork.get().root().afterCommit(unitOfWork -> wake());
+                CurrentUnitOfWork.get().root().afterCommit(unitOfWork -> committed.run());
             } else {
-                wake();
+                committed.run();
             }
         });
         this.reader = Thread.ofPlatform().name("event-store-reader").daemon().unstarted(this::follow);

@@ -18,6 +18,7 @@ import org.agentplatform.command.operation.OperationProjector;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.WorkerPools;
+import org.agentplatform.infra.axon.CommitAnnouncer;
 import org.agentplatform.infra.axon.DeadLetters;
 import org.agentplatform.infra.database.DatabaseConfiguration;
 import org.agentplatform.infra.database.DatabaseServer;
@@ -147,7 +148,8 @@ public class OperationsConfiguration {
     @Bean(destroyMethod = "close")
     PostgresChangeFeed changeFeed(DatabaseServer server) {
         return new PostgresChangeFeed(new PostgresqlConnectionFactory(DatabaseConfiguration.r2dbc(server.endpoint())),
-                List.of(OperationViewProjection.CHANNEL, ChannelLog.NOTIFICATIONS, ReadModelWaits.CHANNEL, DeadLetters.RETRY_CHANNEL));
+                List.of(OperationViewProjection.CHANNEL, ChannelLog.NOTIFICATIONS, ReadModelWaits.CHANNEL, DeadLetters.RETRY_CHANNEL,
+                        CommitAnnouncer.CHANNEL));
     }
 
     @Bean

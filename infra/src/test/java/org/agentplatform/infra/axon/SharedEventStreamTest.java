@@ -61,7 +61,7 @@ class SharedEventStreamTest {
 
     @BeforeEach
     void aSharedStream() {
-        shared = new SharedEventStream(eventStore, storage, 64, 10_000, Duration.ofMinutes(1), Duration.ofMillis(50));
+        shared = new SharedEventStream(eventStore, storage, 64, 10_000, Duration.ofMinutes(1), Duration.ofMillis(50), () -> { });
     }
 
     @AfterEach
