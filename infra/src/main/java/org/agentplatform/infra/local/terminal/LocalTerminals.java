@@ -6,9 +6,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -33,6 +36,7 @@ public final class LocalTerminals implements Terminals, TerminalHost, AutoClosea
 
     private static final Logger log = LoggerFactory.getLogger(LocalTerminals.class);
     private static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+    private static final int ENDED_REMEMBERED = 10_000;
 
     private final JdbcTemplate jdbc;
     private final Path instancesDir;
@@ -41,6 +45,13 @@ public final class LocalTerminals implements Terminals, TerminalHost, AutoClosea
     private final Consumer<Object> reports;
     private final boolean available;
     private final Map<TerminalId, Pty> running = new ConcurrentHashMap<>();
+    /** Terminals that ended while no shell ran here: a connection that redeemed its ticket just before must not start one. */
+    private final Set<TerminalId> endedUnstarted = Collections.newSetFromMap(Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<TerminalId, Boolean> eldest) {
+            return size() > ENDED_REMEMBERED;
+        }
+    }));
 
     /**
      * @param shell      the shell to run; blank for the service user's login shell
@@ -68,7 +79,13 @@ public final class LocalTerminals implements Terminals, TerminalHost, AutoClosea
             if (attachment.resumed()) {
                 throw new Lost("the terminal's shell is gone (the service that ran it restarted)");
             }
+            if (endedUnstarted.contains(attachment.terminalId())) {
+                throw new Lost("the terminal ended before its shell started");
+            }
             pty = running.computeIfAbsent(attachment.terminalId(), terminal -> start(attachment, cols, rows));
+            if (endedUnstarted.contains(attachment.terminalId()) && running.remove(attachment.terminalId(), pty)) {
+                pty.end(new Closing(1001, "ended: the terminal ended while its shell started"));
+            }
         }
         return pty.attach();
     }
@@ -76,7 +93,9 @@ public final class LocalTerminals implements Terminals, TerminalHost, AutoClosea
     @Override
     public void end(TerminalId terminal, TerminalEnd reason) {
         Pty pty = running.remove(terminal);
-        if (pty != null) {
+        if (pty == null) {
+            endedUnstarted.add(terminal);
+        } else {
             pty.end(new Closing(reason == TerminalEnd.CLOSED ? 1000 : 1001, reason.wireName() + ": the terminal ended"));
         }
     }
