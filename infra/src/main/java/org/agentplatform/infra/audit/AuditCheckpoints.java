@@ -1,19 +1,14 @@
 package org.agentplatform.infra.audit;
 
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
+import org.agentplatform.infra.identity.PlatformSigner;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -26,13 +21,13 @@ public final class AuditCheckpoints {
     public static final JOSEObjectType TYPE = new JOSEObjectType("audit-checkpoint+jwt");
 
     private final JdbcTemplate jdbc;
-    private final RSAKey key;
+    private final PlatformSigner signer;
     private final String issuer;
     private final Clock clock;
 
-    public AuditCheckpoints(JdbcTemplate jdbc, RSAKey key, String issuer, Clock clock) {
+    public AuditCheckpoints(JdbcTemplate jdbc, PlatformSigner signer, String issuer, Clock clock) {
         this.jdbc = jdbc;
-        this.key = key;
+        this.signer = signer;
         this.issuer = issuer;
         this.clock = clock;
     }
@@ -62,12 +57,6 @@ public final class AuditCheckpoints {
                 .claim("global_index", globalIndex)
                 .claim("link", HexFormat.of().formatHex(link))
                 .build();
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).type(TYPE).build(), claims);
-        try {
-            jwt.sign(new RSASSASigner(key));
-        } catch (JOSEException failure) {
-            throw new IllegalStateException("The platform key could not sign a checkpoint", failure);
-        }
-        return jwt.serialize();
+        return signer.sign(TYPE, claims);
     }
 }

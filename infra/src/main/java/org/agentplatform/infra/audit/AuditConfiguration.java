@@ -1,9 +1,9 @@
 package org.agentplatform.infra.audit;
 
-import com.nimbusds.jose.jwk.RSAKey;
 import java.time.Clock;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
+import org.agentplatform.infra.identity.PlatformSigner;
 import org.agentplatform.query.audit.AuditTrail;
 import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.instance.InstanceProjection;
@@ -39,8 +39,8 @@ public class AuditConfiguration {
     }
 
     @Bean
-    AuditCheckpoints auditCheckpoints(JdbcTemplate jdbc, RSAKey tokenSigningKey, PlatformProperties properties, Clock clock) {
-        return new AuditCheckpoints(jdbc, tokenSigningKey, properties.identity().issuer(), clock);
+    AuditCheckpoints auditCheckpoints(JdbcTemplate jdbc, PlatformSigner platformSigner, PlatformProperties properties, Clock clock) {
+        return new AuditCheckpoints(jdbc, platformSigner, properties.identity().issuer(), clock);
     }
 
     @Bean

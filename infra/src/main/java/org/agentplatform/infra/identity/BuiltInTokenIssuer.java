@@ -1,14 +1,8 @@
 package org.agentplatform.infra.identity;
 
-import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jose.jwk.JWKSet;
-import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
-import com.nimbusds.jwt.SignedJWT;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,24 +17,18 @@ import org.agentplatform.api.identity.UserAccount;
 /** Signs user access tokens (RS256, {@code sub} = user, {@code owner_id} = owner) with the stored signing key. */
 final class BuiltInTokenIssuer implements AccessTokenIssuer {
 
-    private final RSAKey signingKey;
-    private final RSASSASigner signer;
+    private final PlatformSigner signer;
     private final String issuer;
     private final String audience;
     private final Duration ttl;
     private final Clock clock;
 
-    BuiltInTokenIssuer(RSAKey signingKey, String issuer, String audience, Duration ttl, Clock clock) {
-        this.signingKey = signingKey;
+    BuiltInTokenIssuer(PlatformSigner signer, String issuer, String audience, Duration ttl, Clock clock) {
+        this.signer = signer;
         this.issuer = issuer;
         this.audience = audience;
         this.ttl = ttl;
         this.clock = clock;
-        try {
-            this.signer = new RSASSASigner(signingKey);
-        } catch (JOSEException failure) {
-            throw new IllegalStateException("The token signing key cannot sign", failure);
-        }
     }
 
     @Override
@@ -56,18 +44,11 @@ final class BuiltInTokenIssuer implements AccessTokenIssuer {
                 .expirationTime(Date.from(expiresAt))
                 .jwtID(UUID.randomUUID().toString())
                 .build();
-        JWSHeader header = new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signingKey.getKeyID()).type(JOSEObjectType.JWT).build();
-        SignedJWT jwt = new SignedJWT(header, claims);
-        try {
-            jwt.sign(signer);
-        } catch (JOSEException failure) {
-            throw new IllegalStateException("Cannot sign an access token", failure);
-        }
-        return new IssuedToken(jwt.serialize(), issuedAt, expiresAt);
+        return new IssuedToken(signer.sign(JOSEObjectType.JWT, claims), issuedAt, expiresAt);
     }
 
     @Override
     public Map<String, Object> publicJwks() {
-        return new JWKSet(signingKey.toPublicJWK()).toJSONObject();
+        return new JWKSet(signer.publicKey()).toJSONObject();
     }
 }

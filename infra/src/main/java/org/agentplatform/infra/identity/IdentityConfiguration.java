@@ -75,9 +75,14 @@ public class IdentityConfiguration {
     }
 
     @Bean
-    AccessTokenIssuer accessTokenIssuer(RSAKey tokenSigningKey, PlatformProperties properties, Clock clock) {
+    PlatformSigner platformSigner(RSAKey tokenSigningKey) {
+        return new PlatformSigner(tokenSigningKey);
+    }
+
+    @Bean
+    AccessTokenIssuer accessTokenIssuer(PlatformSigner platformSigner, PlatformProperties properties, Clock clock) {
         PlatformProperties.Identity identity = properties.identity();
-        return new BuiltInTokenIssuer(tokenSigningKey, identity.issuer(), identity.audience(), identity.tokenTtl(), clock);
+        return new BuiltInTokenIssuer(platformSigner, identity.issuer(), identity.audience(), identity.tokenTtl(), clock);
     }
 
     @Bean

@@ -2,11 +2,6 @@ package org.agentplatform.infra.terminal;
 
 import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
-import com.nimbusds.jose.JWSAlgorithm;
-import com.nimbusds.jose.JWSHeader;
-import com.nimbusds.jose.crypto.RSASSASigner;
-import com.nimbusds.jose.crypto.RSASSAVerifier;
-import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import java.text.ParseException;
@@ -17,6 +12,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Date;
 import java.util.UUID;
 import org.agentplatform.api.terminal.TerminalTickets;
+import org.agentplatform.infra.identity.PlatformSigner;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.terminal.TerminalId;
@@ -32,24 +28,16 @@ final class SignedTerminalTickets implements TerminalTickets {
     static final JOSEObjectType TYPE = new JOSEObjectType("terminal-ticket+jwt");
     private static final String NOT_A_TICKET = "not a terminal ticket of this service";
 
-    private final RSAKey key;
-    private final RSASSASigner signer;
-    private final RSASSAVerifier verifier;
+    private final PlatformSigner signer;
     private final String issuer;
     private final Duration ttl;
     private final Clock clock;
 
-    SignedTerminalTickets(RSAKey key, String issuer, Duration ttl, Clock clock) {
-        this.key = key;
+    SignedTerminalTickets(PlatformSigner signer, String issuer, Duration ttl, Clock clock) {
+        this.signer = signer;
         this.issuer = issuer;
         this.ttl = ttl;
         this.clock = clock;
-        try {
-            this.signer = new RSASSASigner(key);
-            this.verifier = new RSASSAVerifier(key.toRSAPublicKey());
-        } catch (JOSEException failure) {
-            throw new IllegalStateException("The platform key cannot sign terminal tickets", failure);
-        }
     }
 
     @Override
@@ -69,21 +57,14 @@ final class SignedTerminalTickets implements TerminalTickets {
                 .expirationTime(Date.from(expiresAt))
                 .jwtID(jti)
                 .build();
-        SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(key.getKeyID()).type(TYPE).build(), claims);
-        try {
-            jwt.sign(signer);
-        } catch (JOSEException failure) {
-            throw new IllegalStateException("Cannot sign a terminal ticket", failure);
-        }
-        return new Ticket(jwt.serialize(), jti, expiresAt);
+        return new Ticket(signer.sign(TYPE, claims), jti, expiresAt);
     }
 
     @Override
     public Grant verify(String ticket) {
         try {
             SignedJWT jwt = SignedJWT.parse(ticket);
-            JWSHeader header = jwt.getHeader();
-            if (!JWSAlgorithm.RS256.equals(header.getAlgorithm()) || !TYPE.equals(header.getType()) || !jwt.verify(verifier)) {
+            if (!TYPE.equals(jwt.getHeader().getType()) || !signer.signed(jwt)) {
                 throw new Refused(NOT_A_TICKET, false);
             }
             JWTClaimsSet claims = jwt.getJWTClaimsSet();

@@ -1,6 +1,5 @@
 package org.agentplatform.infra.terminal;
 
-import com.nimbusds.jose.jwk.RSAKey;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import org.agentplatform.api.terminal.TerminalSettings;
@@ -8,6 +7,7 @@ import org.agentplatform.api.terminal.TerminalTickets;
 import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.terminal.TerminalLifecycle;
 import org.agentplatform.infra.PlatformProperties;
+import org.agentplatform.infra.identity.PlatformSigner;
 import org.agentplatform.infra.local.terminal.LocalTerminals;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.terminal.TerminalProjection;
@@ -28,8 +28,8 @@ public class TerminalConfiguration {
     }
 
     @Bean
-    TerminalTickets terminalTickets(RSAKey tokenSigningKey, PlatformProperties properties, Clock clock) {
-        return new SignedTerminalTickets(tokenSigningKey, properties.identity().issuer(), properties.terminals().ticketTtl(), clock);
+    TerminalTickets terminalTickets(PlatformSigner platformSigner, PlatformProperties properties, Clock clock) {
+        return new SignedTerminalTickets(platformSigner, properties.identity().issuer(), properties.terminals().ticketTtl(), clock);
     }
 
     @Bean(destroyMethod = "close")
