@@ -24,6 +24,7 @@ import org.agentplatform.api.web.BodyLimitFilter;
 import org.agentplatform.api.web.BodyLimits;
 import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.api.web.ProtocolRefusals;
+import org.agentplatform.api.web.PublicPaths;
 import org.agentplatform.api.web.RequestIdFilter;
 import org.agentplatform.api.web.RequestIds;
 import org.agentplatform.api.web.StorableTextFilter;
@@ -66,14 +67,9 @@ import tools.jackson.databind.json.JsonMapper;
 @ComponentScan
 public class ApiConfiguration implements WebFluxConfigurer {
 
-    /**
-     * Reachable without a credential (presigned object URLs and terminal WebSockets carry their own signed tickets; the OpenAPI
-     * document and its page describe the API to anyone); everything else needs a bearer token.
-     */
-    private static final ServerWebExchangeMatcher PUBLIC = ServerWebExchangeMatchers.pathMatchers(
-            "/api/v1/auth/login", "/.well-known/jwks.json", "/actuator/health", "/actuator/health/**", "/storage/v1/objects/**",
-            "/api/v1/instances/*/terminal-sessions/*/attach", "/api/v1/openapi", "/api/v1/openapi.json", "/api/v1/openapi.yaml",
-            "/api/v1/openapi/**", "/api/v1/docs", "/api/v1/swagger-ui/**");
+    /** Reachable without a credential ({@link PublicPaths}); everything else needs a bearer token. */
+    private static final ServerWebExchangeMatcher PUBLIC =
+            ServerWebExchangeMatchers.pathMatchers(PublicPaths.PATTERNS.toArray(String[]::new));
 
     @Override
     public void configureHttpMessageCodecs(ServerCodecConfigurer codecs) {

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.agentplatform.api.terminal.TerminalSocket;
+import org.agentplatform.api.web.PublicPaths;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
@@ -42,9 +43,6 @@ public class OpenApiConfiguration {
     public static final String DOCUMENT = "/api/v1/openapi";
     static final String BEARER = "bearerAuth";
     static final String ERROR = "ErrorResponse";
-    /** Routes that take no bearer token: they carry a signed URL or ticket, or are the login and the keys that verify tokens. */
-    static final Set<String> PUBLIC_PATHS = Set.of("/api/v1/auth/login", "/.well-known/jwks.json", "/storage/v1/objects/{fileId}",
-            TerminalSocket.PATTERN);
     private static final Map<String, String> TAGS = Map.ofEntries(
             Map.entry("agent", "Platform agents: read, visibility, MCP"),
             Map.entry("agentKey", "Agent API keys (bak_), at most three active per agent"),
@@ -107,7 +105,7 @@ public class OpenApiConfiguration {
             document.getPaths().put(TerminalSocket.PATTERN, terminalSocket());
             Set<String> tags = new TreeSet<>();
             document.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((verb, operation) -> {
-                if (PUBLIC_PATHS.contains(path)) {
+                if (PublicPaths.covers(path)) {
                     operation.setSecurity(List.of());
                 }
                 if (path.endsWith("/events") && !path.startsWith("/api/v1/audit")) {
