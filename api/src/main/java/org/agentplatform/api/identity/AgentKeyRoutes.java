@@ -6,12 +6,14 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 import org.agentplatform.api.agent.AgentAccess;
 import org.agentplatform.api.auth.ApiKeySecret;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.agent.AgentRecord;
@@ -73,12 +75,7 @@ final class AgentKeyRoutes {
     @DeleteMapping("/api/v1/agents/{agentId}/keys/{keyId}")
     Mono<ApiResponse<AgentKeyView>> revoke(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String keyId) {
-        UUID id;
-        try {
-            id = UUID.fromString(keyId);
-        } catch (IllegalArgumentException malformed) {
-            throw ApiException.invalidParam("keyId", "'keyId' must be a UUID");
-        }
+        UUID id = PathIds.parse("keyId", keyId, Function.identity());
         return owned(caller, agentId)
                 .flatMap(agent -> directory.revokeAgentKey(agent.id(), id, clock.instant().truncatedTo(ChronoUnit.MILLIS)))
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No active key " + keyId + " of agent " + agentId)))

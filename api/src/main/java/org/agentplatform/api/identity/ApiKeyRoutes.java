@@ -6,7 +6,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.UUID;
 import org.agentplatform.api.auth.ApiKeySecret;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.auth.CredentialCache;
@@ -14,6 +13,7 @@ import org.agentplatform.api.auth.StoredApiKey;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.identity.ApiKeyId;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -74,20 +74,12 @@ final class ApiKeyRoutes {
 
     @DeleteMapping("/api/v1/api-keys/{keyId}")
     Mono<ApiResponse<KeyView>> revoke(@AuthenticationPrincipal Caller caller, @PathVariable String keyId) {
-        ApiKeyId id = parseId(keyId);
+        ApiKeyId id = PathIds.parse("keyId", keyId, ApiKeyId::new);
         return directory.revokeApiKey(caller.ownerId(), id, clock.instant().truncatedTo(ChronoUnit.MILLIS))
                 .doOnNext(revoked -> credentials.forget(remembered -> remembered instanceof StoredApiKey key && key.id().equals(id)))
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No API key " + keyId)))
                 .map(KeyView::of)
                 .map(ApiResponse::of);
-    }
-
-    private static ApiKeyId parseId(String keyId) {
-        try {
-            return new ApiKeyId(UUID.fromString(keyId));
-        } catch (IllegalArgumentException malformed) {
-            throw ApiException.invalidParam("keyId", "'keyId' must be a UUID");
-        }
     }
 
     record CreateKeyRequest(
