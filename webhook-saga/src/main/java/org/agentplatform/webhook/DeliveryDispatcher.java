@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.agentplatform.kernel.AuditMetadata;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.webhook.DeliveryAttempt;
@@ -58,6 +59,8 @@ public class DeliveryDispatcher {
     private final ConcurrentHashMap<WebhookId, CompletableFuture<Void>> queues = new ConcurrentHashMap<>();
     private final Clock clock;
     private final DueOrder<Pending> order;
+    /** When the next timed look at held attempts happens; null when none is scheduled. */
+    private final AtomicReference<Instant> check = new AtomicReference<>();
 
     public DeliveryDispatcher(CommandGateway commands, WebhookTargets targets, CallbackSender sender, ExecutorService attempts, Clock clock) {
         this.commands = commands;
@@ -114,9 +117,20 @@ public class DeliveryDispatcher {
     /** Attempts what is due, in order; when some attempt waits for an earlier retry, looks again once its patience is spent. */
     private void inOrder(List<Pending> due) {
         due.forEach(this::attempt);
-        order.nextCheck().ifPresent(at -> CompletableFuture.delayedExecutor(
-                        Math.max(0, Duration.between(clock.instant(), at).toMillis()) + 1, TimeUnit.MILLISECONDS, attempts)
-                .execute(() -> order.overdue().forEach(this::attempt)));
+        order.nextCheck().ifPresent(this::checkAt);
+    }
+
+    /** One timed look at a time: a later one is not scheduled while an earlier one is pending; each schedules the next. */
+    private void checkAt(Instant at) {
+        Instant pending = check.get();
+        if ((pending != null && !pending.isAfter(at)) || !check.compareAndSet(pending, at)) {
+            return;
+        }
+        CompletableFuture.delayedExecutor(Math.max(0, Duration.between(clock.instant(), at).toMillis()) + 1, TimeUnit.MILLISECONDS, attempts)
+                .execute(() -> {
+                    check.compareAndSet(at, null);
+                    inOrder(order.overdue());
+                });
     }
 
     /**
