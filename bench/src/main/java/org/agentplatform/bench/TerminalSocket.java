@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /** A terminal's WebSocket (the JDK's client): what the shell wrote, and waits for text in it. */
 final class TerminalSocket implements WebSocket.Listener, AutoCloseable {
@@ -37,26 +38,21 @@ final class TerminalSocket implements WebSocket.Listener, AutoCloseable {
 
     /** Waits until the output holds {@code expected} (at most 30 s). */
     void await(String expected) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        synchronized (output) {
-            while (output.indexOf(expected) < 0) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    throw new IllegalStateException("the terminal never showed '" + expected + "'; it showed: " + output);
-                }
-                TimeUnit.NANOSECONDS.timedWait(output, left);
-            }
-        }
+        await(output -> output.indexOf(expected) >= 0, "the terminal never showed '" + expected + "'");
     }
 
     /** Waits for the first output (the shell's prompt). */
     void awaitOutput() throws InterruptedException {
+        await(output -> !output.isEmpty(), "the terminal's shell wrote nothing");
+    }
+
+    private void await(Predicate<StringBuilder> shown, String failure) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         synchronized (output) {
-            while (output.isEmpty()) {
+            while (!shown.test(output)) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new IllegalStateException("the terminal's shell wrote nothing");
+                    throw new IllegalStateException(failure + "; it showed: " + output);
                 }
                 TimeUnit.NANOSECONDS.timedWait(output, left);
             }

@@ -23,6 +23,7 @@ import org.agentplatform.kernel.terminal.TerminalCommand.EndTerminal;
 import org.agentplatform.kernel.terminal.TerminalEnd;
 import org.agentplatform.kernel.terminal.TerminalId;
 import org.agentplatform.query.instance.InstanceReads;
+import org.agentplatform.query.instance.InstanceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.util.LinkedMultiValueMap;
@@ -127,7 +128,7 @@ public final class TerminalSocket implements WebSocketHandler {
     /** The instance still serves; else the terminal ends with it. */
     private Mono<Void> serving(Attachment attachment, Map<String, String> audit) {
         return instances.find(attachment.instanceId())
-                .map(instance -> instance.status())
+                .map(InstanceRecord::status)
                 .defaultIfEmpty(InstanceStatus.DESTROYED)
                 .flatMap(status -> {
                     if (status == InstanceStatus.RUNNING) {

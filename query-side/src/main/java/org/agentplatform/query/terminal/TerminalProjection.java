@@ -13,7 +13,10 @@ import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventhandling.Timestamp;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** Terminal events into {@code terminal_view}; a row's version is its aggregate's last sequence, so replays are no-ops. */
+/**
+ * Terminal events into {@code terminal_view}; a row's version is its aggregate's last sequence, so replays are no-ops. Only
+ * an end is announced to readers waiting for the row (a close answers the ended terminal); nothing waits for the others.
+ */
 @ProcessingGroup(TerminalProjection.GROUP)
 public class TerminalProjection {
 
@@ -34,21 +37,18 @@ public class TerminalProjection {
                 event.terminalId().value(), event.ownerId().value(), event.instanceId().value(),
                 event.agentId() == null ? null : event.agentId().value(),
                 event.conversationId() == null ? null : event.conversationId().value(), OPEN, sequence, SqlTime.of(at), SqlTime.of(at));
-        ReadModelWaits.changed(jdbc, event.terminalId());
     }
 
     @EventHandler
     void on(TerminalAttached event, @SequenceNumber long sequence, @Timestamp Instant at) {
         jdbc.update("UPDATE terminal_view SET attached = true, attachments = ?, version = ?, updated_at = ? WHERE id = ? AND version < ?",
                 event.attachment(), sequence, SqlTime.of(at), event.terminalId().value(), sequence);
-        ReadModelWaits.changed(jdbc, event.terminalId());
     }
 
     @EventHandler
     void on(TerminalDetached event, @SequenceNumber long sequence, @Timestamp Instant at) {
         jdbc.update("UPDATE terminal_view SET attached = false, version = ?, updated_at = ? WHERE id = ? AND version < ?",
                 sequence, SqlTime.of(at), event.terminalId().value(), sequence);
-        ReadModelWaits.changed(jdbc, event.terminalId());
     }
 
     @EventHandler
