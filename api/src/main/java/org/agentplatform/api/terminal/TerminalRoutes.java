@@ -28,6 +28,7 @@ import org.agentplatform.query.conversation.ConversationReads;
 import org.agentplatform.query.instance.InstanceReads;
 import org.agentplatform.query.instance.InstanceRecord;
 import org.agentplatform.query.terminal.TerminalReads;
+import org.agentplatform.query.terminal.TerminalRecord;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -47,7 +48,7 @@ import reactor.core.publisher.Mono;
 @RestController
 final class TerminalRoutes {
 
-    /** How long a close waits for the read model before answering. */
+    /** How long a read waits for the read model to show a terminal just opened or closed. */
     private static final Duration READ_WAIT = Duration.ofSeconds(5);
     private static final int LIST_LIMIT = 100;
 
@@ -110,7 +111,7 @@ final class TerminalRoutes {
             @PathVariable String terminalId) {
         InstanceId instance = PathIds.parse("instanceId", instanceId, InstanceId::new);
         TerminalId terminal = PathIds.parse("terminalId", terminalId, TerminalId::new);
-        return terminals.find(caller.ownerId(), instance, terminal)
+        return owned(caller, instance, terminal)
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No terminal " + terminalId + " on instance " + instanceId)))
                 .map(TerminalView::of)
                 .map(ApiResponse::of);
@@ -122,7 +123,7 @@ final class TerminalRoutes {
             @PathVariable String terminalId, ServerWebExchange exchange) {
         InstanceId instance = PathIds.parse("instanceId", instanceId, InstanceId::new);
         TerminalId terminal = PathIds.parse("terminalId", terminalId, TerminalId::new);
-        return terminals.find(caller.ownerId(), instance, terminal)
+        return owned(caller, instance, terminal)
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No terminal " + terminalId + " on instance " + instanceId)))
                 .flatMap(found -> commands.<Long>send(new EndTerminal(terminal, caller.ownerId(), TerminalEnd.CLOSED, null), caller, exchange,
                         ErrorCode.NOT_FOUND))
@@ -152,7 +153,7 @@ final class TerminalRoutes {
 
     private Mono<TicketView> resumed(Caller caller, InstanceRecord instance, TerminalId terminal, AgentId agent, ConversationId conversation,
             ServerWebExchange exchange) {
-        return terminals.find(caller.ownerId(), instance.id(), terminal)
+        return owned(caller, instance.id(), terminal)
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No terminal " + terminal + " on instance " + instance.id())))
                 .flatMap(found -> {
                     if (agent != null && !agent.equals(found.agentId())) {
@@ -166,6 +167,12 @@ final class TerminalRoutes {
                     return commands.send(new GrantTerminalTicket(terminal, caller.ownerId(), instance.id(), ticket.jti(), ticket.expiresAt()),
                             caller, exchange, ErrorCode.NOT_FOUND).then(Mono.just(view(instance.id(), terminal, ticket, true, exchange)));
                 });
+    }
+
+    /** The caller's terminal on the instance, also one opened a moment ago; empty otherwise. */
+    private Mono<TerminalRecord> owned(Caller caller, InstanceId instance, TerminalId terminal) {
+        return terminals.findOpened(terminal, READ_WAIT)
+                .filter(found -> found.ownerId().equals(caller.ownerId()) && found.instanceId().equals(instance));
     }
 
     /** The agent, when given, is the caller's and runs on the instance. */

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import org.agentplatform.query.JsonColumns;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.StoredAggregates;
 import org.agentplatform.query.RowQuery;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
@@ -55,11 +56,7 @@ public final class ChannelReads {
      * the commit's notification). Empty for an id the event store does not know.
      */
     public <T> Mono<T> findStored(UUID channel, Supplier<Mono<T>> find, ReadModelWaits waits, Duration wait) {
-        return find.get().switchIfEmpty(Mono.defer(() -> database.sql(
-                        "SELECT EXISTS (SELECT 1 FROM domain_event_entry WHERE aggregate_identifier = :id) AS stored")
-                .bind("id", channel.toString())
-                .map(row -> Boolean.TRUE.equals(row.get("stored", Boolean.class)))
-                .one()
+        return find.get().switchIfEmpty(Mono.defer(() -> StoredAggregates.exists(database, channel)
                 .filter(stored -> stored)
                 .flatMap(stored -> waits.until(ChannelLog.NOTIFICATIONS, channel, find, found -> true, wait))));
     }

@@ -14,8 +14,9 @@ import org.axonframework.eventhandling.Timestamp;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Terminal events into {@code terminal_view}; a row's version is its aggregate's last sequence, so replays are no-ops. Only
- * an end is announced to readers waiting for the row (a close answers the ended terminal); nothing waits for the others.
+ * Terminal events into {@code terminal_view}; a row's version is its aggregate's last sequence, so replays are no-ops. An
+ * opening and an end are announced to readers waiting for the row (a read right after the create, a close answering the
+ * ended terminal); nothing waits for the other changes.
  */
 @ProcessingGroup(TerminalProjection.GROUP)
 public class TerminalProjection {
@@ -37,6 +38,7 @@ public class TerminalProjection {
                 event.terminalId().value(), event.ownerId().value(), event.instanceId().value(),
                 event.agentId() == null ? null : event.agentId().value(),
                 event.conversationId() == null ? null : event.conversationId().value(), OPEN, sequence, SqlTime.of(at), SqlTime.of(at));
+        ReadModelWaits.changed(jdbc, event.terminalId());
     }
 
     @EventHandler

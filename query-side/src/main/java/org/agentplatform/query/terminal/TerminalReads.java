@@ -4,12 +4,14 @@ import io.r2dbc.spi.Readable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.conversation.ConversationId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.terminal.TerminalId;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.StoredAggregates;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -17,8 +19,9 @@ import reactor.core.publisher.Mono;
 /** Reads of the terminal read model, within one owner's instance. */
 public final class TerminalReads {
 
-    private static final String SELECT = "SELECT id, owner_id, instance_id, agent_id, conversation_id, status, attached, attachments,"
-            + " end_reason, exit_status, version, created_at, updated_at, ended_at FROM terminal_view WHERE owner_id = :owner AND instance_id = :instance";
+    private static final String COLUMNS = "SELECT id, owner_id, instance_id, agent_id, conversation_id, status, attached, attachments,"
+            + " end_reason, exit_status, version, created_at, updated_at, ended_at FROM terminal_view";
+    private static final String SELECT = COLUMNS + " WHERE owner_id = :owner AND instance_id = :instance";
 
     private final DatabaseClient database;
     private final ReadModelWaits waits;
@@ -35,6 +38,20 @@ public final class TerminalReads {
                 .bind("id", terminal.value())
                 .map(TerminalReads::record)
                 .one();
+    }
+
+    /**
+     * The terminal whoever owns it, also one opened a moment ago that the read model does not show yet (the event store
+     * knows it): that one once its projection commits, waiting up to {@code wait}. Empty for an unknown terminal.
+     */
+    public Mono<TerminalRecord> findOpened(TerminalId terminal, Duration wait) {
+        Supplier<Mono<TerminalRecord>> find = () -> database.sql(COLUMNS + " WHERE id = :id")
+                .bind("id", terminal.value())
+                .map(TerminalReads::record)
+                .one();
+        return find.get().switchIfEmpty(Mono.defer(() -> StoredAggregates.exists(database, terminal.value())
+                .filter(stored -> stored)
+                .flatMap(stored -> waits.until(terminal, find, found -> true, wait))));
     }
 
     /** The terminal once the read model has caught up with {@code version}; empty if it does not within {@code wait}. */
