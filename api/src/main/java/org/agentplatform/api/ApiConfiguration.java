@@ -127,11 +127,6 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
-    KeyQuotas keyQuotas() {
-        return new KeyQuotas();
-    }
-
-    @Bean
     KeyQuotaFilter keyQuotaFilter(KeyQuotas keyQuotas, RequestMappingHandlerMapping requestMappingHandlerMapping) {
         return new KeyQuotaFilter(keyQuotas, requestMappingHandlerMapping);
     }

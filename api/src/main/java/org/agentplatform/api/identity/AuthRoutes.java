@@ -66,12 +66,12 @@ final class AuthRoutes {
         String password = Validate.text("password", request.password(), 1, 1024);
         String address = clientAddress(exchange);
         String pair = email.toLowerCase(Locale.ROOT) + " " + address;
-        throttle("login:" + pair, ATTEMPTS_PER_EMAIL_AND_ADDRESS_PER_MINUTE);
-        throttle("login-from:" + address, ATTEMPTS_PER_ADDRESS_PER_MINUTE);
-        if (!usualAddresses.contains(pair)) {
-            throttle("login-of:" + email.toLowerCase(Locale.ROOT), ATTEMPTS_PER_EMAIL_PER_MINUTE);
-        }
-        return directory.findUserByEmail(email)
+        Mono<Void> throttles = throttle("login:" + pair, ATTEMPTS_PER_EMAIL_AND_ADDRESS_PER_MINUTE)
+                .then(throttle("login-from:" + address, ATTEMPTS_PER_ADDRESS_PER_MINUTE))
+                .then(usualAddresses.contains(pair)
+                        ? Mono.empty()
+                        : throttle("login-of:" + email.toLowerCase(Locale.ROOT), ATTEMPTS_PER_EMAIL_PER_MINUTE));
+        return throttles.then(directory.findUserByEmail(email)
                 .onErrorMap(failure -> new AuthenticationFailure(ErrorCode.AUTH_UNAVAILABLE,
                         "The identity store is unreachable", failure))
                 .map(user -> new Candidate(user, user.passwordHash()))
@@ -82,14 +82,12 @@ final class AuthRoutes {
                 .doOnNext(candidate -> remember(pair))
                 .map(candidate -> issuer.issue(candidate.user()))
                 .map(token -> ApiResponse.of(new LoginResponse(token.value(), "Bearer",
-                        Duration.between(token.issuedAt(), token.expiresAt()).toSeconds(), token.expiresAt())));
+                        Duration.between(token.issuedAt(), token.expiresAt()).toSeconds(), token.expiresAt()))));
     }
 
-    private void throttle(String key, int perMinute) {
-        KeyQuotas.Decision attempt = quotas.acquire(key, LOGIN, perMinute);
-        if (!attempt.permitted()) {
-            throw ApiException.rateLimited(attempt.retryAfterSeconds());
-        }
+    private Mono<Void> throttle(String key, int perMinute) {
+        return quotas.acquire(key, LOGIN, perMinute)
+                .flatMap(attempt -> attempt.permitted() ? Mono.<Void>empty() : Mono.error(ApiException.rateLimited(attempt.retryAfterSeconds())));
     }
 
     private void remember(String pair) {

@@ -42,7 +42,7 @@ public final class KeyQuotaFilter implements WebFilter, Ordered {
                 .map(SecurityContext::getAuthentication)
                 .filter(authentication -> authentication != null && authentication.getPrincipal() instanceof Caller)
                 .map(authentication -> (Caller) authentication.getPrincipal())
-                .flatMap(caller -> endpoint(exchange).map(endpoint -> quotas.acquire(caller, endpoint)))
+                .flatMap(caller -> endpoint(exchange).flatMap(endpoint -> quotas.acquire(caller, endpoint)))
                 .flatMap(decision -> {
                     exchange.getResponse().getHeaders().set(LIMIT_HEADER, Integer.toString(decision.limit()));
                     exchange.getResponse().getHeaders().set(REMAINING_HEADER, Integer.toString(decision.remaining()));
