@@ -212,7 +212,12 @@ public final class PlatformClient {
 
     /** Reads until {@code done} holds (the platform is asynchronous); fails after 30 s. */
     public static <T> T await(Supplier<T> read, Predicate<T> done, String what) {
-        Instant deadline = Instant.now().plus(PATIENCE);
+        return await(read, done, what, PATIENCE);
+    }
+
+    /** Reads until {@code done} holds; fails after {@code patience}. */
+    public static <T> T await(Supplier<T> read, Predicate<T> done, String what, Duration patience) {
+        Instant deadline = Instant.now().plus(patience);
         T last = read.get();
         while (!done.test(last)) {
             assertThat(Instant.now()).as("waiting for " + what + "; last seen: " + last).isBefore(deadline);

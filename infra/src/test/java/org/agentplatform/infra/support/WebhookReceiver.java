@@ -20,7 +20,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * A real webhook receiver on 127.0.0.1 for tests: records every callback (headers and raw body) per path
+ * A real webhook receiver on 127.0.0.1 for tests: records every callback (headers, raw body and the status it got) per path
  * and answers with the status set for that path (200 by default; a 3xx carries a {@code Location}).
  * {@link #verify} is a standard {@code t=...,v1=...} verifier, as a receiver would write it.
  */
@@ -31,7 +31,7 @@ public final class WebhookReceiver implements AutoCloseable {
     private final Map<String, Integer> answers = new ConcurrentHashMap<>();
 
     /** One callback as it arrived. */
-    public record Callback(Map<String, String> headers, byte[] body, Instant at) {
+    public record Callback(Map<String, String> headers, byte[] body, Instant at, int answered) {
 
         public String header(String name) {
             return headers.get(name.toLowerCase());
@@ -63,8 +63,8 @@ public final class WebhookReceiver implements AutoCloseable {
             exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), String.join(",", values)));
             byte[] body = exchange.getRequestBody().readAllBytes();
             String path = exchange.getRequestURI().getPath();
-            received.computeIfAbsent(path, key -> new CopyOnWriteArrayList<>()).add(new Callback(headers, body, Instant.now()));
             int status = answers.getOrDefault(path, 200);
+            received.computeIfAbsent(path, key -> new CopyOnWriteArrayList<>()).add(new Callback(headers, body, Instant.now(), status));
             if (status >= 300 && status < 400) {
                 exchange.getResponseHeaders().set("Location", url("/redirected"));
             }
