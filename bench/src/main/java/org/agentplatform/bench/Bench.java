@@ -94,7 +94,7 @@ public final class Bench {
                 case "--curve" -> curve = Stream.of(args[++index].split(",")).map(Double::valueOf).toList();
                 case "--only" -> only = List.of(args[++index].split(","));
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--curve RATE,RATE...]"
-                        + " [--only raw,http,single,burst,invoke,sse,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
+                        + " [--only raw,http,single,burst,invoke,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
             }
         }
         new Bench(jar, out, smoke, profile, curve, only).run();
@@ -138,6 +138,9 @@ public final class Bench {
             if (runs("sse")) {
                 createToFirstFrame("at_rest", 0);
                 createToFirstFrame("under_load", sizes.backgroundRate());
+            }
+            if (runs("nodes")) {
+                crossNode(scratch, name);
             }
             if (runs("conversation")) {
                 conversationTurns();
@@ -260,12 +263,23 @@ public final class Bench {
     }
 
     /** The HTTP stack's own ceiling: an authenticated read that touches no database (the provider catalog). */
+    /** The HTTP stack alone, and what the shared per-key quota costs it: statements to the quota store per request. */
     private void authenticatedReads() throws Exception {
+        double statementsBefore = quotaStatements();
         Load.Result reads = Load.closedLoop(HOST, service.port(), key, sizes.clients(), sizes.rawInsert(), "/api/v1/providers", 200,
                 null);
-        report.put("authenticated_reads", Map.of("per_second", reads.perSecond(), "latency", reads.latency().json()));
+        double perThousand = (quotaStatements() - statementsBefore) * 1000 / Math.max(1, reads.ok() + reads.failed());
+        report.put("authenticated_reads", Map.of("per_second", reads.perSecond(), "latency", reads.latency().json(),
+                "quota_store_statements_per_1000_requests", perThousand));
         report.atLeast("authenticated GET /providers, " + sizes.clients() + " connections", reads.perSecond(), "/s", null, true);
-        System.out.printf("bench: authenticated reads: %.0f/s, %s%n", reads.perSecond(), reads.latency());
+        report.atMost("quota store statements per 1,000 authenticated requests", perThousand, "", null);
+        System.out.printf("bench: authenticated reads: %.0f/s, %s; %.2f quota statements per 1,000%n", reads.perSecond(), reads.latency(),
+                perThousand);
+    }
+
+    private double quotaStatements() {
+        return series(metrics()).entrySet().stream().filter(entry -> entry.getKey().startsWith("agent_platform_quota_store_statements_total"))
+                .mapToDouble(entry -> Double.parseDouble(entry.getValue())).sum();
     }
 
     private void singleConnectionCreates() throws Exception {
@@ -355,27 +369,18 @@ public final class Bench {
     }
 
     /** From the create request to the stream's first {@code task_status} frame, and to {@code done}; optionally under a background load. */
-    private void createToFirstFrame(String label, double backgroundRate) throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread background = null;
-        if (backgroundRate > 0) {
-            background = Thread.ofPlatform().start(() -> {
-                try {
-                    Load.openLoop(HOST, service.port(), key, 8, backgroundRate, Duration.ofMinutes(10), tasksPath(), 202,
-                            n -> task("background " + n), stop);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            Thread.sleep(1000);
-        }
+    /** Frames of tasks created through the first node and watched through {@code streams}: first {@code task_status}, and {@code done}. */
+    private record Watched(Latencies firstFrame, Latencies done) {
+    }
+
+    private Watched watch(int samples, Service streams) throws Exception {
         Latencies firstFrame = new Latencies();
         Latencies done = new Latencies();
         try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
-            for (int n = 0; n < sizes.sseSamples(); n++) {
+            for (int n = 0; n < samples; n++) {
                 long sent = System.nanoTime();
                 String task = Platform.ok(http.post(tasksPath(), task("watched " + n)), 202).at("/data/task_id").asString();
-                try (EventStream stream = new HttpConnection(HOST, service.port(), key)
+                try (EventStream stream = new HttpConnection(HOST, streams.port(), key)
                         .stream("/api/v1/agents/" + agent + "/tasks/" + task + "/events", null)) {
                     boolean seenStatus = false;
                     EventStream.Frame frame;
@@ -391,14 +396,35 @@ public final class Bench {
                     }
                 }
             }
+        }
+        return new Watched(firstFrame, done);
+    }
+
+    private void createToFirstFrame(String label, double backgroundRate) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread background = null;
+        if (backgroundRate > 0) {
+            background = Thread.ofPlatform().start(() -> {
+                try {
+                    Load.openLoop(HOST, service.port(), key, 8, backgroundRate, Duration.ofMinutes(10), tasksPath(), 202,
+                            n -> task("background " + n), stop);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            Thread.sleep(1000);
+        }
+        Watched watched;
+        try {
+            watched = watch(sizes.sseSamples(), service);
         } finally {
             stop.set(true);
             if (background != null) {
                 background.join();
             }
         }
-        Latencies.Summary first = firstFrame.summary();
-        Latencies.Summary end = done.summary();
+        Latencies.Summary first = watched.firstFrame().summary();
+        Latencies.Summary end = watched.done().summary();
         report.put("create_to_sse_" + label, Map.of("first_task_status", first.json(), "done", end.json(),
                 "background_creates_per_second", backgroundRate));
         String context = backgroundRate > 0 ? " (" + (int) backgroundRate + " creates/s background)" : " (at rest)";
@@ -407,6 +433,27 @@ public final class Bench {
         report.atMost("create -> done frame" + context + ": p50", end.p50(), "ms", null);
         report.atMost("create -> done frame" + context + ": p99", end.p99(), "ms", null);
         System.out.println("bench: create -> first status frame" + context + ": " + first + "; -> done: " + end);
+        awaitDrained();
+    }
+
+    /**
+     * A second node on the first one's PostgreSQL: tasks created through the first node, streamed through the second,
+     * which learns of the first's commits by NOTIFY. The second node's JIT is cold, so it is warmed a little first.
+     */
+    private void crossNode(Path scratch, String name) throws Exception {
+        Path log = out.resolve(name + "-second-node.log");
+        try (Service second = Service.secondNode(service, serviceJar, scratch.resolve("data-second-node"), log,
+                List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32"))) {
+            watch(smoke ? 5 : 500, second);
+            Watched watched = watch(sizes.sseSamples(), second);
+            Latencies.Summary first = watched.firstFrame().summary();
+            Latencies.Summary end = watched.done().summary();
+            report.put("create_to_sse_across_nodes", Map.of("first_task_status", first.json(), "done", end.json()));
+            report.atMost("create on node A -> first task_status frame on node B: p50", first.p50(), "ms", null);
+            report.atMost("create on node A -> first task_status frame on node B: p99", first.p99(), "ms", 100.0);
+            report.atMost("create on node A -> done frame on node B: p99", end.p99(), "ms", null);
+            System.out.println("bench: create on one node -> first status frame on another: " + first + "; -> done: " + end);
+        }
         awaitDrained();
     }
 

@@ -34,6 +34,25 @@ final class Service implements AutoCloseable {
 
     /** Starts the jar and waits until it answers its health check. */
     static Service start(Path jar, Path dataDir, Path log, List<String> settings) throws IOException, InterruptedException {
+        return start(jar, dataDir, log, settings, true);
+    }
+
+    /**
+     * Another node of {@code first}'s service: the jar on a data directory of its own, on {@code first}'s embedded
+     * PostgreSQL and vault key, as an operator runs a second node on one database.
+     */
+    static Service secondNode(Service first, Path jar, Path dataDir, Path log, List<String> settings) throws IOException, InterruptedException {
+        List<String> shared = new ArrayList<>(List.of(
+                "--agent-platform.database.url=" + first.jdbcUrl("agent_platform"),
+                "--agent-platform.database.user=postgres",
+                "--agent-platform.database.password=" + first.postgresPassword(),
+                "--agent-platform.secrets.key=" + Files.readString(first.dataDir.resolve("secret.key"), StandardCharsets.US_ASCII).strip()));
+        shared.addAll(settings);
+        return start(jar, dataDir, log, shared, false);
+    }
+
+    private static Service start(Path jar, Path dataDir, Path log, List<String> settings, boolean first)
+            throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -43,7 +62,7 @@ final class Service implements AutoCloseable {
         command.addAll(settings);
         Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         Service service = new Service(process, dataDir, port);
-        service.awaitHealthy(Duration.ofMinutes(3));
+        service.awaitHealthy(Duration.ofMinutes(3), first);
         return service;
     }
 
@@ -146,14 +165,15 @@ final class Service implements AutoCloseable {
         }
     }
 
-    private void awaitHealthy(Duration patience) throws InterruptedException, IOException {
+    /** Healthy, and when it is the first node, with the first owner's key written. */
+    private void awaitHealthy(Duration patience, boolean first) throws InterruptedException, IOException {
         Instant giveUp = Instant.now().plus(patience);
         while (Instant.now().isBefore(giveUp)) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("The service exited with " + process.exitValue() + " while starting; see its log");
             }
             try (HttpConnection health = new HttpConnection("127.0.0.1", port, null)) {
-                if (health.get("/actuator/health").status() == 200 && Files.exists(dataDir.resolve("first-api-key"))) {
+                if (health.get("/actuator/health").status() == 200 && (!first || Files.exists(dataDir.resolve("first-api-key")))) {
                     return;
                 }
             } catch (UncheckedIOException notYet) {

@@ -1,5 +1,7 @@
 package org.agentplatform.infra.quota;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -43,11 +45,20 @@ public final class PostgresKeyQuotas implements KeyQuotas {
     private final DatabaseClient database;
     private final Duration timeout;
     private final ConcurrentMap<Key, Bucket> buckets = new ConcurrentHashMap<>();
+    private final Counter statements;
+    private final Counter failures;
 
     /** @param timeout how long the store may take before the request is admitted on the node's own lease */
-    public PostgresKeyQuotas(DatabaseClient database, Duration timeout) {
+    public PostgresKeyQuotas(DatabaseClient database, Duration timeout, MeterRegistry meters) {
         this.database = database;
         this.timeout = timeout;
+        this.statements = statements(meters, "answered");
+        this.failures = statements(meters, "failed");
+    }
+
+    private static Counter statements(MeterRegistry meters, String outcome) {
+        return Counter.builder("agent.platform.quota.store.statements").description("Per-key quota decisions taken to the shared store")
+                .tag("outcome", outcome).register(meters);
     }
 
     @Override
@@ -99,6 +110,8 @@ public final class PostgresKeyQuotas implements KeyQuotas {
             this.limit = key.limit();
             this.interval = Math.max(1, WINDOW / key.limit());
             this.lease = Math.max(1, Math.ceilDiv(key.limit(), 60));
+            this.leaseEnds = System.nanoTime(); // nanoTime has no zero: "nothing leased, nothing refused" is "ends now"
+            this.refusedUntil = leaseEnds;
         }
 
         Mono<Decision> acquire(int round) {
@@ -184,7 +197,9 @@ public final class PostgresKeyQuotas implements KeyQuotas {
                     })
                     .one()
                     .timeout(timeout)
+                    .doOnSuccess(answered -> statements.increment())
                     .onErrorResume(failure -> {
+                        failures.increment();
                         log.atWarn().setCause(failure).log("the quota store did not answer; admitting on this node's own lease");
                         return Mono.just(Grant.fallback(lease));
                     });

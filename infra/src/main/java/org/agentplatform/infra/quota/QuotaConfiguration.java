@@ -1,5 +1,6 @@
 package org.agentplatform.infra.quota;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.agentplatform.api.quota.KeyQuotas;
 import org.agentplatform.infra.PeriodicJob;
@@ -15,8 +16,8 @@ public class QuotaConfiguration {
     private static final Duration STORE_TIMEOUT = Duration.ofSeconds(2);
 
     @Bean
-    PostgresKeyQuotas keyQuotas(DatabaseClient database) {
-        return new PostgresKeyQuotas(database, STORE_TIMEOUT);
+    PostgresKeyQuotas keyQuotas(DatabaseClient database, MeterRegistry meters) {
+        return new PostgresKeyQuotas(database, STORE_TIMEOUT, meters);
     }
 
     @Bean

@@ -2,6 +2,7 @@ package org.agentplatform.infra.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -21,7 +22,7 @@ class SharedKeyQuotaTest extends ApiTest {
     private DatabaseClient database;
 
     private PostgresKeyQuotas node() {
-        return new PostgresKeyQuotas(database, Duration.ofSeconds(5));
+        return new PostgresKeyQuotas(database, Duration.ofSeconds(5), new SimpleMeterRegistry());
     }
 
     @Test
