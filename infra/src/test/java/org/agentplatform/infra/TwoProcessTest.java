@@ -16,9 +16,9 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.agentplatform.infra.database.DatabaseEndpoint;
+import org.agentplatform.infra.database.EmbeddedPostgres;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.infra.support.ServiceProcess;
-import org.agentplatform.infra.support.TestPostgres;
 import org.agentplatform.infra.support.WebhookReceiver;
 import org.agentplatform.infra.support.WebhookReceiver.Callback;
 import org.junit.jupiter.api.Test;
@@ -29,7 +29,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Two service processes on one PostgreSQL (the test's own), as an operator runs them behind a load balancer: work
+ * Two service processes on one PostgreSQL (the test's own, stopped at its end), as an operator runs them behind a load balancer: work
  * started on one node is streamed from the other, webhooks reach a real receiver once per transition, a key's quota
  * is one budget for both nodes, and when node A dies by SIGKILL in the middle of running turns and pending retries,
  * node B finishes every task and makes every retry, losing nothing and doubling nothing.
@@ -46,14 +46,20 @@ class TwoProcessTest {
 
     @Test
     void twoNodesShareTheWorkAndTheSurvivorFinishesWhatTheKilledNodeHeld() throws IOException {
-        DatabaseEndpoint database = TestPostgres.get().createDatabase();
         byte[] key = new byte[32];
         new SecureRandom().nextBytes(key);
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.start(home.resolve("postgres"), new EmbeddedPostgres.Options(
+                Path.of(System.getProperty("java.io.tmpdir"), "agent-platform-postgres"), 0, false, 200, Duration.ofSeconds(60)))) {
+            runTwoNodes(postgres.endpoint(), Base64.getEncoder().encodeToString(key));
+        }
+    }
+
+    private void runTwoNodes(DatabaseEndpoint database, String vaultKey) throws IOException {
         String[] shared = {
                 "--agent-platform.database.url=" + database.jdbcUrl(),
                 "--agent-platform.database.user=" + database.user(),
                 "--agent-platform.database.password=" + database.password(),
-                "--agent-platform.secrets.key=" + Base64.getEncoder().encodeToString(key),
+                "--agent-platform.secrets.key=" + vaultKey,
                 "--agent-platform.operations.sweep-interval=1s",
                 "--agent-platform.tasks.turn-takeover=4s",
                 "--agent-platform.webhooks.retry-delays=2s,2s,2s,2s,2s",

@@ -31,7 +31,9 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,6 +53,7 @@ public class DeliveryDispatcher {
     private static final Logger log = LoggerFactory.getLogger(DeliveryDispatcher.class);
 
     private final CommandGateway commands;
+    private final EventStore events;
     private final WebhookTargets targets;
     private final CallbackSender sender;
     private final ExecutorService attempts;
@@ -62,8 +65,10 @@ public class DeliveryDispatcher {
     /** When the next timed look at held attempts happens; null when none is scheduled. */
     private final AtomicReference<Instant> check = new AtomicReference<>();
 
-    public DeliveryDispatcher(CommandGateway commands, WebhookTargets targets, CallbackSender sender, ExecutorService attempts, Clock clock) {
+    public DeliveryDispatcher(CommandGateway commands, EventStore events, WebhookTargets targets, CallbackSender sender,
+            ExecutorService attempts, Clock clock) {
         this.commands = commands;
+        this.events = events;
         this.targets = targets;
         this.sender = sender;
         this.attempts = attempts;
@@ -71,23 +76,30 @@ public class DeliveryDispatcher {
         this.order = new DueOrder<>(ORDER_PATIENCE, clock);
     }
 
-    /** What an attempt needs to know about its delivery. */
+    /**
+     * What an attempt needs to know about its delivery.
+     *
+     * @param dueAt the sequence number of the delivery's event that made this attempt due, or {@link #SWEPT}
+     */
     public record Pending(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, int attempt, String payload, String fixedSignature,
-            String fire) {
+            String fire, long dueAt) {
+
+        /** An attempt the sweeper makes again: its delivery is known to wait for it. */
+        public static final long SWEPT = -1;
     }
 
     @EventHandler
     @DisallowReplay
-    void on(DeliveryCreated event, @Timestamp Instant at) {
+    void on(DeliveryCreated event, @Timestamp Instant at, @SequenceNumber long sequence) {
         inOrder(order.due(event.webhookId(), event.deliveryId(), new Pending(event.deliveryId(), event.webhookId(), event.taskId(), 1,
-                event.payload(), event.fixedSignature(), event.fireId()), at));
+                event.payload(), event.fixedSignature(), event.fireId(), sequence), at));
     }
 
     @EventHandler
     @DisallowReplay
-    void on(DeliveryRetryDue event, @Timestamp Instant at) {
+    void on(DeliveryRetryDue event, @Timestamp Instant at, @SequenceNumber long sequence) {
         inOrder(order.due(event.webhookId(), event.deliveryId(), new Pending(event.deliveryId(), event.webhookId(), event.taskId(),
-                event.attempt(), event.payload(), event.fixedSignature(), "retry:" + event.deliveryId()), at));
+                event.attempt(), event.payload(), event.fixedSignature(), "retry:" + event.deliveryId(), sequence), at));
     }
 
     @EventHandler
@@ -175,11 +187,31 @@ public class DeliveryDispatcher {
         }
     }
 
+    /**
+     * Whether the delivery recorded an outcome after the event that made this attempt due: then the event is being
+     * handled again (a node died after attempting it and before its processor's checkpoint), and the attempt was made.
+     * Read from the event store, which no projection lags behind.
+     */
+    private boolean overtaken(Pending delivery) {
+        if (delivery.dueAt() == Pending.SWEPT) {
+            return false;
+        }
+        return events.readEvents(delivery.deliveryId().toString(), delivery.dueAt() + 1).asStream()
+                .map(event -> event.getPayload())
+                .anyMatch(payload -> payload instanceof DeliveryFailed || payload instanceof DeliverySucceeded
+                        || payload instanceof DeliveryDeadLettered || payload instanceof DeliveryStopped);
+    }
+
     public boolean isInFlight(DeliveryId delivery) {
         return inFlight.contains(delivery);
     }
 
     private void send(Pending delivery) {
+        if (overtaken(delivery)) {
+            log.atDebug().addKeyValue("delivery_id", delivery.deliveryId().toString()).addKeyValue("attempt", delivery.attempt())
+                    .log("attempt already recorded (an event handled again after another node died); not sent twice");
+            return;
+        }
         Optional<WebhookTargets.Target> target = targets.current(delivery.webhookId());
         if (target.isEmpty()) {
             record(new StopDelivery(delivery.deliveryId(), "The webhook was deleted; no further attempts"));

@@ -44,7 +44,7 @@ final class WebhookSweeper {
                     if (!dispatcher.isInFlight(delivery)) {
                         dispatcher.attempt(new DeliveryDispatcher.Pending(delivery, new WebhookId(row.getObject("webhook_id", UUID.class)),
                                 new TaskId(row.getObject("task_id", UUID.class)), row.getInt("attempt_num") + 1, row.getString("payload"),
-                                row.getString("fixed_signature"), "sweep:" + delivery));
+                                row.getString("fixed_signature"), "sweep:" + delivery, DeliveryDispatcher.Pending.SWEPT));
                     }
                 }, ago(STUCK));
         jdbc.queryForList("SELECT id FROM delivery_view WHERE status = 'failed' AND next_attempt_at < ?", UUID.class, ago(OVERDUE))

@@ -17,6 +17,7 @@ import org.agentplatform.webhook.WebhookFanOut;
 import org.agentplatform.webhook.WebhookSagaModule;
 import org.agentplatform.webhook.WebhookTargets;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -63,9 +64,9 @@ public class WebhooksConfiguration {
     }
 
     @Bean
-    DeliveryDispatcher deliveryDispatcher(CommandGateway commands, WebhookTargets webhookTargets, CallbackSender callbackSender,
-            ExecutorService webhookAttempts, Clock clock) {
-        return new DeliveryDispatcher(commands, webhookTargets, callbackSender, webhookAttempts, clock);
+    DeliveryDispatcher deliveryDispatcher(CommandGateway commands, EventStore eventStore, WebhookTargets webhookTargets,
+            CallbackSender callbackSender, ExecutorService webhookAttempts, Clock clock) {
+        return new DeliveryDispatcher(commands, eventStore, webhookTargets, callbackSender, webhookAttempts, clock);
     }
 
     @Bean

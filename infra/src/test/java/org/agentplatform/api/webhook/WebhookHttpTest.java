@@ -12,12 +12,18 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.agentplatform.infra.support.ApiTest;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.webhook.DeliveryId;
+import org.agentplatform.kernel.webhook.WebhookId;
+import org.agentplatform.webhook.DeliveryDispatcher;
+import org.agentplatform.webhook.DeliveryDispatcher.Pending;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.infra.support.WebhookReceiver;
 import org.agentplatform.infra.support.WebhookReceiver.Callback;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 import tools.jackson.databind.JsonNode;
@@ -35,6 +41,9 @@ class WebhookHttpTest extends ApiTest {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final WebhookReceiver receiver = new WebhookReceiver();
+
+    @Autowired
+    private DeliveryDispatcher dispatcher;
     private PlatformClient owner;
     private String agent;
 
@@ -127,6 +136,30 @@ class WebhookHttpTest extends ApiTest {
                 + " OR position(?::bytea in payload) > 0 OR position(?::bytea in payload) > 0", Integer.class,
                 SECRET.getBytes(StandardCharsets.UTF_8), rotated.getBytes(StandardCharsets.UTF_8), TOKEN.getBytes(StandardCharsets.UTF_8));
         assertThat(leaks).isZero();
+    }
+
+    @Test
+    void anAttemptWhoseEventIsHandledAgainAfterItsOutcomeWasRecordedIsNotSentTwice() {
+        // what a node taking over a dead node's segment does with the events after the dead node's last checkpoint
+        String task = owner.task(agent, Map.of("message", "x\n/echo then=input",
+                "webhooks", List.of(Map.of("url", receiver.url("/once"), "secret", SECRET)))).at("/data/task_id").asString();
+        String webhook = listWebhooks(task).at("/0/webhook_id").asString();
+        JsonNode settled = PlatformClient.await(() -> deliveries(task, webhook, ""),
+                rows -> rows.size() == 3 && rows.valueStream().allMatch(row -> "succeeded".equals(row.get("status").asString())),
+                "three deliveries succeeded").get(2);
+        UUID deliveryId = UUID.fromString(settled.get("delivery_id").asString());
+        String payload = jdbc().queryForObject("SELECT payload FROM delivery_view WHERE id = ?", String.class, deliveryId);
+        int before = receiver.callbacks("/once").size();
+
+        Pending replayed = new Pending(new DeliveryId(deliveryId), new WebhookId(UUID.fromString(webhook)), new TaskId(UUID.fromString(task)),
+                1, payload, null, "replay", 0);
+        dispatcher.attempt(replayed);
+        PlatformClient.await(() -> dispatcher.isInFlight(replayed.deliveryId()), inFlight -> !inFlight, "the replayed attempt handled");
+        assertThat(receiver.callbacks("/once")).hasSize(before);
+
+        // the sweeper's attempts (no event behind them) are made: the check above is what kept the replay from the receiver
+        dispatcher.attempt(new Pending(replayed.deliveryId(), replayed.webhookId(), replayed.taskId(), 1, payload, null, "sweep", Pending.SWEPT));
+        assertThat(receiver.await("/once", before + 1).getLast().body()).isEqualTo(payload.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test
