@@ -54,6 +54,8 @@ public final class ServiceProcess implements AutoCloseable {
             command.addAll(List.of(settings));
             Process process = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(dataDir.resolve("service.log").toFile()).start();
+            // a test JVM that dies before the test closes its nodes takes them along
+            Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(process::destroyForcibly));
             ServiceProcess service = new ServiceProcess(name, dataDir, port, process);
             service.awaitReady();
             return service;
