@@ -57,7 +57,12 @@ public final class ServiceProcess implements AutoCloseable {
             // a test JVM that dies before the test closes its nodes takes them along
             Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(process::destroyForcibly));
             ServiceProcess service = new ServiceProcess(name, dataDir, port, process);
-            service.awaitReady();
+            try {
+                service.awaitReady();
+            } catch (RuntimeException | AssertionError notReady) {
+                service.kill();
+                throw notReady;
+            }
             return service;
         } catch (IOException failure) {
             throw new UncheckedIOException(failure);
