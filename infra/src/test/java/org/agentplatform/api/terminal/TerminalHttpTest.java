@@ -85,7 +85,7 @@ class TerminalHttpTest extends ApiTest {
         });
         shell.type("echo still-$((5+5))\n");
         shell.awaitOutput("still-10");
-        JsonNode view = body(owner.get("/api/v1/instances/{i}/terminal-sessions/{t}", instance, terminal).exchange(), 200).get("data");
+        JsonNode view = view(terminal);
         assertThat(view.get("status").asString()).isEqualTo("open");
         assertThat(view.get("attachments").asInt()).isEqualTo(1);
         shell.abort();
@@ -125,21 +125,20 @@ class TerminalHttpTest extends ApiTest {
     void aDroppedConnectionResumesWithTheTerminalsRecentOutput() {
         JsonNode created = open(Map.of());
         String terminal = created.get("terminal_id").asString();
-        Socket first = Socket.attach(created.get("websocket_url").asString() + "?ticket=" + created.get("ticket").asString());
+        Socket first = attach(created);
         first.type("echo first-$((2+3))\n");
         first.awaitOutput("first-5");
         first.abort();
-        await(() -> body(owner.get("/api/v1/instances/{i}/terminal-sessions/{t}", instance, terminal).exchange(), 200).get("data"),
-                view -> !view.get("attached").asBoolean(), "the detach");
+        await(() -> view(terminal), found -> !found.get("attached").asBoolean(), "the detach");
 
         JsonNode resumed = open(Map.of("resumeTerminalId", terminal));
         assertThat(resumed.get("terminal_id").asString()).isEqualTo(terminal);
         assertThat(resumed.get("resumed").asBoolean()).isTrue();
-        Socket second = Socket.attach(resumed.get("websocket_url").asString() + "?ticket=" + resumed.get("ticket").asString());
+        Socket second = attach(resumed);
         second.awaitOutput("first-5");
         second.type("echo second-$((3+4))\n");
         second.awaitOutput("second-7");
-        JsonNode view = body(owner.get("/api/v1/instances/{i}/terminal-sessions/{t}", instance, terminal).exchange(), 200).get("data");
+        JsonNode view = view(terminal);
         assertThat(view.get("attachments").asInt()).isEqualTo(2);
         assertThat(view.get("attached").asBoolean()).isTrue();
         second.abort();
@@ -149,14 +148,13 @@ class TerminalHttpTest extends ApiTest {
     void stoppingTheInstanceEndsItsTerminals() {
         JsonNode created = open(Map.of());
         String terminal = created.get("terminal_id").asString();
-        Socket shell = Socket.attach(created.get("websocket_url").asString() + "?ticket=" + created.get("ticket").asString());
+        Socket shell = attach(created);
         shell.type("echo up-$((1+2))\n");
         shell.awaitOutput("up-3");
         body(owner.post("/api/v1/instances/{i}/stop", instance).exchange(), 200);
         assertThat(shell.closed().code()).isEqualTo(1001);
         assertThat(shell.closed().reason()).startsWith("instance_stopped");
-        JsonNode view = await(() -> body(owner.get("/api/v1/instances/{i}/terminal-sessions/{t}", instance, terminal).exchange(), 200)
-                .get("data"), found -> found.get("status").asString().equals("ended"), "the terminal's end");
+        JsonNode view = await(() -> view(terminal), found -> found.get("status").asString().equals("ended"), "the terminal's end");
         assertThat(view.get("end_reason").asString()).isEqualTo("instance_stopped");
         assertError(owner.post("/api/v1/instances/{i}/terminal-sessions", instance).bodyValue(Map.of("resumeTerminalId", terminal))
                 .exchange(), 409, "conflict", "");
@@ -166,7 +164,7 @@ class TerminalHttpTest extends ApiTest {
     @Test
     void closingOrExitingEndsTheTerminalWithItsReason() {
         JsonNode closed = open(Map.of());
-        Socket closing = Socket.attach(closed.get("websocket_url").asString() + "?ticket=" + closed.get("ticket").asString());
+        Socket closing = attach(closed);
         closing.type("echo ready-$((4+4))\n");
         closing.awaitOutput("ready-8");
         JsonNode unused = open(Map.of("resumeTerminalId", closed.get("terminal_id").asString()));
@@ -176,18 +174,17 @@ class TerminalHttpTest extends ApiTest {
         assertThat(ended.get("end_reason").asString()).isEqualTo("closed");
         assertThat(closing.closed().code()).isEqualTo(1000);
         assertThat(closing.closed().reason()).startsWith("closed");
-        Socket late = Socket.attach(unused.get("websocket_url").asString() + "?ticket=" + unused.get("ticket").asString());
+        Socket late = attach(unused);
         assertThat(late.closed().code()).isEqualTo(4404);
         assertThat(late.closed().reason()).startsWith("terminal_ended");
 
         JsonNode exiting = open(Map.of());
         String terminal = exiting.get("terminal_id").asString();
-        Socket shell = Socket.attach(exiting.get("websocket_url").asString() + "?ticket=" + exiting.get("ticket").asString());
+        Socket shell = attach(exiting);
         shell.type("exit 3\n");
         assertThat(shell.closed().code()).isEqualTo(1000);
         assertThat(shell.closed().reason()).isEqualTo("shell_exited: exit status 3");
-        JsonNode view = await(() -> body(owner.get("/api/v1/instances/{i}/terminal-sessions/{t}", instance, terminal).exchange(), 200)
-                .get("data"), found -> found.get("status").asString().equals("ended"), "the terminal's end");
+        JsonNode view = await(() -> view(terminal), found -> found.get("status").asString().equals("ended"), "the terminal's end");
         assertThat(view.get("end_reason").asString()).isEqualTo("shell_exited");
         assertThat(view.get("exit_status").asInt()).isEqualTo(3);
         JsonNode listed = body(owner.get("/api/v1/instances/{i}/terminal-sessions", instance).exchange(), 200).get("data");
@@ -217,8 +214,7 @@ class TerminalHttpTest extends ApiTest {
         String agent = owner.createAgent(instance, "mine");
         String conversation = owner.conversation(agent);
         JsonNode withBoth = open(Map.of("platformAgentId", agent, "conversationId", conversation));
-        JsonNode view = body(owner.get("/api/v1/instances/{i}/terminal-sessions/{t}", instance, withBoth.get("terminal_id").asString())
-                .exchange(), 200).get("data");
+        JsonNode view = view(withBoth.get("terminal_id").asString());
         assertThat(view.get("agent_id").asString()).isEqualTo(agent);
         assertThat(view.get("conversation_id").asString()).isEqualTo(conversation);
     }
@@ -228,12 +224,12 @@ class TerminalHttpTest extends ApiTest {
         JsonNode created = body(owner.post("/api/v1/instances/{i}/terminal-sessions", instance).header("X-Request-Id", "term-open-1")
                 .bodyValue(Map.of()).exchange(), 200).get("data");
         String terminal = created.get("terminal_id").asString();
-        Socket shell = Socket.attach(created.get("websocket_url").asString() + "?ticket=" + created.get("ticket").asString());
+        Socket shell = attach(created);
         shell.type("echo very-secret-$((9*9))\n");
         shell.awaitOutput("very-secret-81");
         shell.abort();
         JsonNode resumed = open(Map.of("resumeTerminalId", terminal));
-        Socket again = Socket.attach(resumed.get("websocket_url").asString() + "?ticket=" + resumed.get("ticket").asString());
+        Socket again = attach(resumed);
         again.awaitOutput("very-secret-81");
         body(owner.delete("/api/v1/instances/{i}/terminal-sessions/{t}", instance, terminal).exchange(), 200);
 
@@ -256,6 +252,15 @@ class TerminalHttpTest extends ApiTest {
 
     private JsonNode open(Map<String, ?> request) {
         return body(owner.post("/api/v1/instances/{i}/terminal-sessions", instance).bodyValue(request).exchange(), 200).get("data");
+    }
+
+    /** Attaches with the ticket of a create's answer, as a query parameter. */
+    private static Socket attach(JsonNode created) {
+        return Socket.attach(created.get("websocket_url").asString() + "?ticket=" + created.get("ticket").asString());
+    }
+
+    private JsonNode view(String terminal) {
+        return body(owner.get("/api/v1/instances/{i}/terminal-sessions/{t}", instance, terminal).exchange(), 200).get("data");
     }
 
     record Closed(int code, String reason) {
