@@ -58,10 +58,19 @@ class Task {
         return ref == null ? null : ref.taskId().toString();
     }
 
+    /**
+     * A task created at the runtime epoch its creator saw the instance serve at starts its first turn at once,
+     * in the same command: a second command (and its transaction) per task would only repeat what creation knew.
+     * One created without an epoch stays queued until its instance serves ({@link StartTask}).
+     */
     @CommandHandler
     Task(CreateTask command, DeadlineManager deadlines) {
-        apply(new TaskCreated(new TaskRef(command.taskId(), command.ownerId(), command.agentId(), command.instanceId(),
-                command.contextId()), command.message(), command.deadline(), command.origin(), command.runtimeEpoch()));
+        // events applied in a constructor reach the event sourcing handlers after it returns: state comes from the command
+        TaskRef created = new TaskRef(command.taskId(), command.ownerId(), command.agentId(), command.instanceId(), command.contextId());
+        apply(new TaskCreated(created, command.message(), command.deadline(), command.origin(), command.runtimeEpoch()));
+        if (command.runtimeEpoch() != null) {
+            apply(new TaskStarted(created, 1, command.runtimeEpoch(), command.message()));
+        }
         if (command.deadline() != null) {
             deadlines.schedule(command.deadline(), DEADLINE);
         }

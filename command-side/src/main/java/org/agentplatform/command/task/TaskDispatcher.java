@@ -24,10 +24,10 @@ import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.messaging.annotation.MetaDataValue;
 
 /**
- * Moves tasks to their agent's runtime: a task starts at the runtime epoch its creator saw the instance
- * serve at (the runtime refuses a turn of an epoch that has passed, failing the task {@code agent_offline}),
- * or, created without one, once its instance serves; each started or continued turn goes to the runtime; a
- * canceled or timed-out task's turn is stopped. Work happens off the processor's thread; what a crash loses
+ * Moves tasks to their agent's runtime: a task starts with its creation at the runtime epoch its creator saw
+ * the instance serve at (the runtime refuses a turn of an epoch that has passed, failing the task
+ * {@code agent_offline}), or, created without one, once its instance serves; each started or continued turn
+ * goes to the runtime; a canceled or timed-out task's turn is stopped. Work happens off the processor's thread; what a crash loses
  * there is swept ({@link #dispatchQueuedOn}) and turns are recovered by the runtime.
  */
 @ProcessingGroup(TaskDispatcher.GROUP)
@@ -48,11 +48,10 @@ public class TaskDispatcher {
         this.executor = ProcessCommands.carrying(executor);
     }
 
+    /** A task created at an epoch started with its creation ({@link TaskStarted} follows); one without waits for its instance. */
     @EventHandler
     void on(TaskCreated event) {
-        if (event.runtimeEpoch() != null) {
-            executor.execute(() -> ProcessCommands.send(commands, new StartTask(event.taskId(), event.runtimeEpoch())));
-        } else {
+        if (event.runtimeEpoch() == null) {
             executor.execute(() -> dispatch(event.taskId(), event.task().instanceId()));
         }
     }

@@ -67,8 +67,16 @@ class TaskTest {
     }
 
     @Test
-    void aCreatedTaskIsQueued() {
-        fixture.givenNoPriorActivity().when(create(null)).expectEvents(created).expectNoScheduledDeadlines();
+    void aTaskCreatedAtARuntimeEpochStartsItsFirstTurnAtOnce() {
+        fixture.givenNoPriorActivity().when(create(null))
+                .expectEvents(created, new TaskStarted(REF, 1, 1, ASK))
+                .expectNoScheduledDeadlines();
+    }
+
+    @Test
+    void aTaskCreatedWithoutAnEpochIsQueuedUntilStarted() {
+        CreateTask unplaced = new CreateTask(ID, OWNER, REF.agentId(), REF.instanceId(), "ctx-1", ASK, null, TaskOrigin.TASKS, null);
+        fixture.givenNoPriorActivity().when(unplaced).expectEvents(new TaskCreated(REF, ASK, null, TaskOrigin.TASKS, null));
     }
 
     @Test
@@ -76,7 +84,7 @@ class TaskTest {
         Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
         fixture.givenNoPriorActivity()
                 .when(create(deadline))
-                .expectEvents(new TaskCreated(REF, ASK, deadline, TaskOrigin.TASKS, 1L))
+                .expectEvents(new TaskCreated(REF, ASK, deadline, TaskOrigin.TASKS, 1L), new TaskStarted(REF, 1, 1, ASK))
                 .expectScheduledDeadlineWithName(Duration.ofMinutes(5), Task.DEADLINE);
     }
 
@@ -212,7 +220,7 @@ class TaskTest {
     void theDeadlineTimesOutAnUnfinishedTask() {
         Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
         fixture.givenNoPriorActivity()
-                .andGivenCommands(create(deadline), new StartTask(ID, 3), new RequestTaskInput(ID, 1, QUESTION))
+                .andGivenCommands(create(deadline), new RequestTaskInput(ID, 1, QUESTION))
                 .whenTimeElapses(Duration.ofMinutes(6))
                 .expectEvents(new TaskTimedOut(REF, TaskStatus.INPUT_REQUIRED, null));
     }
@@ -221,11 +229,11 @@ class TaskTest {
     void theDeadlineTimesOutAQueuedOrRunningTask() {
         Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
         fixture.givenNoPriorActivity()
-                .andGivenCommands(create(deadline))
+                .andGivenCommands(new CreateTask(ID, OWNER, REF.agentId(), REF.instanceId(), "ctx-1", ASK, deadline, TaskOrigin.TASKS, null))
                 .whenTimeElapses(Duration.ofMinutes(6))
                 .expectEvents(new TaskTimedOut(REF, TaskStatus.QUEUED, null));
         fixture.givenNoPriorActivity()
-                .andGivenCommands(create(deadline), new StartTask(ID, 3))
+                .andGivenCommands(create(deadline))
                 .whenTimeElapses(Duration.ofMinutes(6))
                 .expectEvents(new TaskTimedOut(REF, TaskStatus.RUNNING, null));
     }
@@ -243,7 +251,7 @@ class TaskTest {
     void theDeadlineLeavesAFinishedTaskAlone() {
         Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
         fixture.givenNoPriorActivity()
-                .andGivenCommands(create(deadline), new StartTask(ID, 3), new CompleteTask(ID, 1, REPLY))
+                .andGivenCommands(create(deadline), new CompleteTask(ID, 1, REPLY))
                 .whenTimeElapses(Duration.ofMinutes(6))
                 .expectNoEvents();
     }
