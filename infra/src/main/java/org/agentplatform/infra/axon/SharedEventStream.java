@@ -43,6 +43,8 @@ import org.slf4j.LoggerFactory;
 final class SharedEventStream implements StreamableMessageSource<TrackedEventMessage<?>>, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SharedEventStream.class);
+    /** How long a stream passes over events its processor has no handler for before it hands one out anyway. */
+    static final Duration PASSED_OVER_HAND_OUT = Duration.ofSeconds(1);
 
     private final EventStore eventStore;
     private final EventStorageEngine storage;
@@ -126,8 +128,10 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             try {
                 awaitWork();
                 dirty = false;
+                Node before = newest;
                 if (read() > 0) {
-                    streams.forEach(Stream::notifyAvailable);
+                    Node first = before.next;
+                    streams.forEach(stream -> stream.notifyAvailable(first));
                     lock.lock();
                     try {
                         arrived.signalAll();
@@ -256,16 +260,66 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private Node at;
         private TrackedEventMessage<?> peeked;
         private volatile Runnable onAvailable;
+        /** Payload types the processor has no handler for, as its coordinator reported them. */
+        private final Set<Class<?>> skipped = ConcurrentHashMap.newKeySet();
+        /** The newest event passed over since the last one handed out (the token is the one after it), or null. */
+        private TrackedEventMessage<?> passedOver;
+        /** Its global index, to add as metadata when it is handed out; -1 when it carries it already. */
+        private long passedOverIndex;
+        /** When this stream last handed out an event ({@link System#nanoTime()}). */
+        private long handedOutAt = System.nanoTime();
 
         Stream(GapAwareTrackingToken token) {
             this.token = token;
         }
 
-        void notifyAvailable() {
+        /** New events from {@code first} on: the processor is woken when one of them is of a type it handles. */
+        void notifyAvailable(Node first) {
             Runnable callback = onAvailable;
-            if (callback != null) {
-                callback.run();
+            if (callback == null) {
+                return;
             }
+            for (Node node = first; node != null; node = node.next) {
+                if (!skipped.contains(node.event.getPayloadType())) {
+                    callback.run();
+                    return;
+                }
+            }
+        }
+
+        /**
+         * The processor has no handler for this payload type: its events are passed over here instead of being
+         * queued for each of its segments and handed to a worker thread only to move the token. The token still
+         * moves past them; one such event is handed out when nothing was for {@link SharedEventStream#PASSED_OVER_HAND_OUT},
+         * so the processor stores its token and its lag reads true while it handles none of the traffic.
+         */
+        @Override
+        public void skipMessagesWithPayloadTypeOf(TrackedEventMessage<?> ignored) {
+            skipped.add(ignored.getPayloadType());
+        }
+
+        private boolean handles(TrackedEventMessage<?> event) {
+            return skipped.isEmpty() || !skipped.contains(event.getPayloadType());
+        }
+
+        private void passOver(TrackedEventMessage<?> event, long index) {
+            passedOver = event;
+            passedOverIndex = index;
+        }
+
+        private boolean passedOverIsDue() {
+            return passedOver != null && System.nanoTime() - handedOutAt >= PASSED_OVER_HAND_OUT.toNanos();
+        }
+
+        private TrackedEventMessage<?> handOut(TrackedEventMessage<?> event) {
+            handedOutAt = System.nanoTime();
+            passedOver = null;
+            return event;
+        }
+
+        private TrackedEventMessage<?> handOutPassedOver() {
+            TrackedEventMessage<?> event = passedOverIndex < 0 ? passedOver : indexed(passedOver, passedOverIndex);
+            return handOut(event.withTrackingToken(token));
         }
 
         @Override
@@ -320,6 +374,9 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private TrackedEventMessage<?> next() {
             if (peeked == null) {
                 peeked = at != null ? fromWindow() : fromStore();
+                if (peeked == null && passedOverIsDue()) {
+                    peeked = handOutPassedOver();
+                }
             }
             return peeked;
         }
@@ -334,7 +391,10 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 at = node;
                 if (!seen(node.index)) {
                     token = advanced(node, node.index);
-                    return node.event.withTrackingToken(token);
+                    if (handles(node.event)) {
+                        return handOut(node.event.withTrackingToken(token));
+                    }
+                    passOver(node.event, -1);
                 }
             }
             return null;
@@ -345,11 +405,18 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 own = storage.readEvents(token, false);
                 ownEvents = own.iterator();
             }
-            if (ownEvents.hasNext()) {
+            while (ownEvents.hasNext()) {
                 TrackedEventMessage<?> event = ownEvents.next();
                 GapAwareTrackingToken before = token;
                 token = (GapAwareTrackingToken) event.trackingToken();
-                return indexed(event, indexOf(before, token));
+                long index = indexOf(before, token);
+                if (handles(event)) {
+                    return handOut(indexed(event, index));
+                }
+                passOver(event, index);
+                if (passedOverIsDue()) {
+                    return handOutPassedOver();
+                }
             }
             closeOwn();
             at = joinPoint();

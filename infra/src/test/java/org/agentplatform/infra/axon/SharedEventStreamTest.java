@@ -141,6 +141,52 @@ class SharedEventStreamTest {
         }
     }
 
+    @Test
+    void eventsOfATypeTheProcessorHasNoHandlerForArePassedOverWhileItsTokenStillReachesTheHead() throws Exception {
+        TrackingToken start = shared.createHeadToken();
+        String aggregate = UUID.randomUUID().toString();
+        BlockingStream<TrackedEventMessage<?>> live = shared.openStream(start);
+        append(aggregate + "-first", 1);
+        shared.wake();
+        assertThat(live.hasNextAvailable(30, TimeUnit.SECONDS)).isTrue();
+        // what a coordinator does with an event none of its handlers takes
+        live.skipMessagesWithPayloadTypeOf(live.nextAvailable());
+
+        List<String> wanted = new ArrayList<>();
+        for (int round = 0; round < 5; round++) {
+            append(aggregate + "-probes-" + round, 20);
+            wanted.add(transactions.fetchInTransaction(() -> appendOne(aggregate + "-wanted", wanted.size(), new Wanted(aggregate))));
+        }
+        append(aggregate + "-probes-last", 20);
+        shared.wake();
+        long head = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
+
+        for (BlockingStream<TrackedEventMessage<?>> stream : List.of(live, shared.openStream(start))) {
+            List<String> received = new ArrayList<>();
+            int passedOver = 0;
+            long giveUp = System.nanoTime() + PATIENCE.toNanos();
+            GapAwareTrackingToken last = null;
+            while (last == null || last.getIndex() < head || !received.containsAll(wanted)) {
+                assertThat(System.nanoTime()).as("the wanted events and a token at the head").isLessThan(giveUp);
+                if (stream.hasNextAvailable(100, TimeUnit.MILLISECONDS)) {
+                    TrackedEventMessage<?> event = stream.nextAvailable();
+                    if (event.getPayload() instanceof Probed) {
+                        stream.skipMessagesWithPayloadTypeOf(event);
+                        passedOver++;
+                    } else if (ofTest(event, aggregate)) {
+                        received.add(event.getIdentifier());
+                        assertThat(event.getMetaData()).containsKey(GlobalIndex.KEY);
+                    }
+                    last = (GapAwareTrackingToken) event.trackingToken();
+                }
+            }
+            assertThat(received).containsExactlyElementsOf(wanted);
+            // at most one skipped event a second is handed out, so the processor's token moves while it handles nothing
+            assertThat(passedOver).as("of the 101 probes, handed out").isLessThan(10);
+            stream.close();
+        }
+    }
+
     private List<String> append(String aggregate, int count) throws Exception {
         List<String> ids = new ArrayList<>();
         for (int sequence = 0; sequence < count; sequence++) {
@@ -151,7 +197,11 @@ class SharedEventStreamTest {
     }
 
     private String appendOne(String aggregate, long sequence) {
-        GenericDomainEventMessage<Probed> event = new GenericDomainEventMessage<>("Probe", aggregate, sequence, new Probed(aggregate));
+        return appendOne(aggregate, sequence, new Probed(aggregate));
+    }
+
+    private String appendOne(String aggregate, long sequence, Object payload) {
+        GenericDomainEventMessage<?> event = new GenericDomainEventMessage<>("Probe", aggregate, sequence, payload);
         storage.appendEvents(event);
         return event.getIdentifier();
     }
@@ -167,6 +217,9 @@ class SharedEventStreamTest {
     }
 
     record Probed(String aggregate) {
+    }
+
+    record Wanted(String aggregate) {
     }
 
     /** Drains one stream from a thread of its own, as a processor's coordinator does. */
