@@ -27,8 +27,8 @@ import org.axonframework.messaging.annotation.MetaDataValue;
  * Moves tasks to their agent's runtime: a task starts with its creation at the runtime epoch its creator saw
  * the instance serve at (the runtime refuses a turn of an epoch that has passed, failing the task
  * {@code agent_offline}), or, created without one, once its instance serves; each started or continued turn
- * goes to the runtime; a canceled or timed-out task's turn is stopped. Work happens off the processor's thread; what a crash loses
- * there is swept ({@link #dispatchQueuedOn}) and turns are recovered by the runtime.
+ * goes to the runtime; a canceled or timed-out task's turn is stopped. Work happens off the processor's
+ * thread; what a crash loses there is swept ({@link #dispatchQueuedOn}) and turns are recovered by the runtime.
  */
 @ProcessingGroup(TaskDispatcher.GROUP)
 public class TaskDispatcher {
