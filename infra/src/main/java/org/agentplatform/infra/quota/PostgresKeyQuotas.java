@@ -156,16 +156,20 @@ public final class PostgresKeyQuotas implements KeyQuotas {
             }
         }
 
-        /** Records a grant; when {@code own}, the request that asked takes the first permit of it. */
+        /**
+         * Records a grant; when {@code own}, the request that asked takes the first permit of it. Permits still leased
+         * are kept: statements overlap (a request's own beside a shared one), and a grant that replaced them would lose them.
+         */
         private synchronized Decision decide(Grant grant, boolean own) {
             long now = System.nanoTime();
             storeRemaining = grant.remaining();
+            int leased = now - leaseEnds < 0 ? left : 0;
             if (grant.granted() == 0) {
                 refusedUntil = now + TimeUnit.MICROSECONDS.toNanos(Math.max(1, grant.untilNextMicros()));
-                left = 0;
-                return refused(now);
+                left = own && leased > 0 ? leased - 1 : leased;
+                return own && leased > 0 ? admitted() : refused(now);
             }
-            left = grant.granted() - (own ? 1 : 0);
+            left = leased + grant.granted() - (own ? 1 : 0);
             leaseEnds = now + LEASE_NANOS;
             return admitted();
         }
