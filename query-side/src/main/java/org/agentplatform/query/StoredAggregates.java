@@ -1,16 +1,27 @@
 package org.agentplatform.query;
 
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Mono;
 
-/** Whether the event store holds an aggregate: a resource created a moment ago that its read model does not show yet. */
+/** Reads of a resource created a moment ago, which the event store already holds and its read model may not show yet. */
 public final class StoredAggregates {
 
     private StoredAggregates() {
     }
 
-    public static Mono<Boolean> exists(DatabaseClient database, UUID aggregate) {
+    /**
+     * What {@code find} reads; when it finds nothing and the event store holds {@code aggregate}, what
+     * {@code projected} answers (a wait for the read model to catch up). Empty for an aggregate the store does not know.
+     */
+    public static <T> Mono<T> find(DatabaseClient database, UUID aggregate, Supplier<Mono<T>> find, Supplier<Mono<T>> projected) {
+        return find.get().switchIfEmpty(Mono.defer(() -> exists(database, aggregate)
+                .filter(stored -> stored)
+                .flatMap(stored -> projected.get())));
+    }
+
+    private static Mono<Boolean> exists(DatabaseClient database, UUID aggregate) {
         return database.sql("SELECT EXISTS (SELECT 1 FROM domain_event_entry WHERE aggregate_identifier = :id) AS stored")
                 .bind("id", aggregate.toString())
                 .map(row -> Boolean.TRUE.equals(row.get("stored", Boolean.class)))

@@ -56,9 +56,7 @@ public final class ChannelReads {
      * the commit's notification). Empty for an id the event store does not know.
      */
     public <T> Mono<T> findStored(UUID channel, Supplier<Mono<T>> find, ReadModelWaits waits, Duration wait) {
-        return find.get().switchIfEmpty(Mono.defer(() -> StoredAggregates.exists(database, channel)
-                .filter(stored -> stored)
-                .flatMap(stored -> waits.until(ChannelLog.NOTIFICATIONS, channel, find, found -> true, wait))));
+        return StoredAggregates.find(database, channel, find, () -> waits.until(ChannelLog.NOTIFICATIONS, channel, find, found -> true, wait));
     }
 
     /** Rows after {@code since}, in offset order; chunks only when asked for. */

@@ -49,9 +49,7 @@ public final class TerminalReads {
                 .bind("id", terminal.value())
                 .map(TerminalReads::record)
                 .one();
-        return find.get().switchIfEmpty(Mono.defer(() -> StoredAggregates.exists(database, terminal.value())
-                .filter(stored -> stored)
-                .flatMap(stored -> waits.until(terminal, find, found -> true, wait))));
+        return StoredAggregates.find(database, terminal.value(), find, () -> waits.until(terminal, find, found -> true, wait));
     }
 
     /** The terminal once the read model has caught up with {@code version}; empty if it does not within {@code wait}. */
