@@ -2,7 +2,6 @@ package org.agentplatform.infra.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -30,7 +29,7 @@ public final class S3MockServer {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("No S3Mock at " + jar + "; the build copies it there (mvn process-test-resources)");
         }
-        port = freePort();
+        port = FreePort.pick();
         Path root = Files.createTempDirectory("s3mock-");
         String java = ProcessHandle.current().info().command().orElse("java");
         process = new ProcessBuilder(java, "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
@@ -86,11 +85,5 @@ public final class S3MockServer {
         }
         process.destroy();
         throw new IllegalStateException("S3Mock did not start within " + START_TIMEOUT + ": " + Files.readString(log));
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
     }
 }

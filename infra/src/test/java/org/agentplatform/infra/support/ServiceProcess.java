@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,7 +43,7 @@ public final class ServiceProcess implements AutoCloseable {
     public static ServiceProcess start(String name, Path dataDir, String... settings) {
         try {
             Files.createDirectories(dataDir);
-            int port = freePort();
+            int port = FreePort.pick();
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Daxoniq.update-checker.disabled=true",
                     "-cp", System.getProperty("java.class.path"), AgentPlatformApplication.class.getName(),
@@ -135,12 +134,6 @@ public final class ServiceProcess implements AutoCloseable {
         } catch (InterruptedException interrupted) {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 
