@@ -262,8 +262,10 @@ public final class Bench {
         }
     }
 
-    /** The HTTP stack's own ceiling: an authenticated read that touches no database (the provider catalog). */
-    /** The HTTP stack alone, and what the shared per-key quota costs it: statements to the quota store per request. */
+    /**
+     * The HTTP stack's own ceiling: an authenticated read that touches no database (the provider catalog), and what the
+     * shared per-key quota costs it: statements to the quota store per request.
+     */
     private void authenticatedReads() throws Exception {
         double statementsBefore = quotaStatements();
         Load.Result reads = Load.closedLoop(HOST, service.port(), key, sizes.clients(), sizes.rawInsert(), "/api/v1/providers", 200,
@@ -368,7 +370,6 @@ public final class Bench {
         System.out.println("bench: invoke at rest: " + summary);
     }
 
-    /** From the create request to the stream's first {@code task_status} frame, and to {@code done}; optionally under a background load. */
     /** Frames of tasks created through the first node and watched through {@code streams}: first {@code task_status}, and {@code done}. */
     private record Watched(Latencies firstFrame, Latencies done) {
     }
@@ -400,6 +401,7 @@ public final class Bench {
         return new Watched(firstFrame, done);
     }
 
+    /** From the create request to the stream's first {@code task_status} frame, and to {@code done}; optionally under a background load. */
     private void createToFirstFrame(String label, double backgroundRate) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         Thread background = null;
