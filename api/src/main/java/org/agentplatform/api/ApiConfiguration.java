@@ -22,6 +22,7 @@ import org.agentplatform.api.quota.KeyQuotas;
 import org.agentplatform.api.validation.StorableStrings;
 import org.agentplatform.api.web.BodyLimitFilter;
 import org.agentplatform.api.web.BodyLimits;
+import org.agentplatform.api.web.MatchedRoutes;
 import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.api.web.ProtocolRefusals;
 import org.agentplatform.api.web.PublicPaths;
@@ -127,8 +128,13 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
-    KeyQuotaFilter keyQuotaFilter(KeyQuotas keyQuotas, RequestMappingHandlerMapping requestMappingHandlerMapping) {
-        return new KeyQuotaFilter(keyQuotas, requestMappingHandlerMapping);
+    MatchedRoutes matchedRoutes(RequestMappingHandlerMapping requestMappingHandlerMapping) {
+        return new MatchedRoutes(requestMappingHandlerMapping);
+    }
+
+    @Bean
+    KeyQuotaFilter keyQuotaFilter(KeyQuotas keyQuotas, MatchedRoutes matchedRoutes) {
+        return new KeyQuotaFilter(keyQuotas, matchedRoutes);
     }
 
     @Bean

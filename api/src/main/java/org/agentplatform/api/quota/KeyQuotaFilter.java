@@ -2,11 +2,11 @@ package org.agentplatform.api.quota;
 
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.web.MatchedRoutes;
 import org.springframework.core.Ordered;
 import org.springframework.security.core.context.ReactiveSecurityContextHolder;
 import org.springframework.security.core.context.SecurityContext;
 import org.springframework.web.reactive.HandlerMapping;
-import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -16,7 +16,7 @@ import reactor.core.publisher.Mono;
 /**
  * Applies {@link KeyQuotas} after authentication. The endpoint is the matched route template
  * ({@code GET /api/v1/agents/{agentId}}), so ids in paths do not multiply limiters. Requests that
- * match no route pass through to their 404/405.
+ * match no route pass through to their 404/405. The dispatcher reuses the match ({@link MatchedRoutes}).
  */
 public final class KeyQuotaFilter implements WebFilter, Ordered {
 
@@ -24,9 +24,9 @@ public final class KeyQuotaFilter implements WebFilter, Ordered {
     private static final String REMAINING_HEADER = "X-RateLimit-Remaining";
 
     private final KeyQuotas quotas;
-    private final RequestMappingHandlerMapping routes;
+    private final MatchedRoutes routes;
 
-    public KeyQuotaFilter(KeyQuotas quotas, RequestMappingHandlerMapping routes) {
+    public KeyQuotaFilter(KeyQuotas quotas, MatchedRoutes routes) {
         this.quotas = quotas;
         this.routes = routes;
     }
@@ -54,9 +54,8 @@ public final class KeyQuotaFilter implements WebFilter, Ordered {
     }
 
     private Mono<String> endpoint(ServerWebExchange exchange) {
-        return routes.getHandler(exchange)
+        return routes.match(exchange)
                 .mapNotNull(handler -> exchange.<PathPattern>getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE))
-                .map(pattern -> exchange.getRequest().getMethod().name() + " " + pattern.getPatternString())
-                .onErrorResume(noRoute -> Mono.empty());
+                .map(pattern -> exchange.getRequest().getMethod().name() + " " + pattern.getPatternString());
     }
 }
