@@ -22,6 +22,7 @@ import org.agentplatform.api.quota.KeyQuotas;
 import org.agentplatform.api.validation.StorableStrings;
 import org.agentplatform.api.web.BodyLimitFilter;
 import org.agentplatform.api.web.BodyLimits;
+import org.agentplatform.api.web.HeaderText;
 import org.agentplatform.api.web.MatchedRoutes;
 import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.api.web.ProtocolRefusals;
@@ -45,6 +46,8 @@ import org.springframework.security.web.server.SecurityWebFilterChain;
 import org.springframework.security.web.server.authentication.AuthenticationWebFilter;
 import org.springframework.security.web.server.context.NoOpServerSecurityContextRepository;
 import org.springframework.security.web.server.firewall.ServerExchangeRejectedHandler;
+import org.springframework.security.web.server.firewall.ServerWebExchangeFirewall;
+import org.springframework.security.web.server.firewall.StrictServerWebExchangeFirewall;
 import org.springframework.security.web.server.savedrequest.NoOpServerRequestCache;
 import org.springframework.security.web.server.util.matcher.NegatedServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher;
@@ -177,6 +180,15 @@ public class ApiConfiguration implements WebFluxConfigurer {
     ServerExchangeRejectedHandler firewallRefusals(ErrorResponseWriter writer) {
         return (exchange, rejected) -> writer.write(exchange, ApiException.invalidParam("path",
                 "The request path is not allowed: encoded separators, dot segments, ';' and '%25' are refused"));
+    }
+
+    /** The firewall's default rules, with header names and values checked without a regular expression ({@link HeaderText}). */
+    @Bean
+    ServerWebExchangeFirewall firewall() {
+        StrictServerWebExchangeFirewall firewall = new StrictServerWebExchangeFirewall();
+        firewall.setAllowedHeaderNames(HeaderText::allowedName);
+        firewall.setAllowedHeaderValues(HeaderText::allowedValue);
+        return firewall;
     }
 
     @Bean
