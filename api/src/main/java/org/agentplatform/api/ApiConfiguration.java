@@ -25,6 +25,7 @@ import org.agentplatform.api.web.BodyLimits;
 import org.agentplatform.api.web.HeaderText;
 import org.agentplatform.api.web.MatchedRoutes;
 import org.agentplatform.api.web.OpenStreams;
+import org.agentplatform.api.web.PathFirstRouteMatching;
 import org.agentplatform.api.web.ProtocolRefusals;
 import org.agentplatform.api.web.PublicPaths;
 import org.agentplatform.api.web.RequestIdFilter;
@@ -35,6 +36,7 @@ import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.operation.OperationReads;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.boot.webflux.autoconfigure.WebFluxRegistrations;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
@@ -128,6 +130,17 @@ public class ApiConfiguration implements WebFluxConfigurer {
     @Bean
     StorableTextFilter storableTextFilter(RequestMappingHandlerMapping requestMappingHandlerMapping, ErrorResponseWriter writer) {
         return new StorableTextFilter(requestMappingHandlerMapping, writer);
+    }
+
+    /** The controllers' routes, matched by path first ({@link PathFirstRouteMatching}). */
+    @Bean
+    WebFluxRegistrations pathFirstRouteMatching() {
+        return new WebFluxRegistrations() {
+            @Override
+            public RequestMappingHandlerMapping getRequestMappingHandlerMapping() {
+                return new PathFirstRouteMatching();
+            }
+        };
     }
 
     @Bean
