@@ -20,6 +20,7 @@ import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.PlatformClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
@@ -108,9 +109,9 @@ class AuditVerifyTest extends ApiTest {
     }
 
     @Test
-    void anExportVerifiesWithThePythonRecipeAndTheCommandAndAnEditedLineIsNamed() throws Exception {
+    void anExportVerifiesWithThePythonRecipeAndTheCommandAndAnEditedLineIsNamed(@TempDir Path scratch) throws Exception {
         byte[] export = owner.get("/api/v1/audit/export?since={since}", started.toString()).exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody();
-        Path file = Files.createTempFile("audit-export", ".ndjson");
+        Path file = scratch.resolve("audit-export.ndjson");
         Files.write(file, export);
         assertThat(python(file)).isEqualTo("ok");
         assertThat(AuditCommand.run(new String[] {"verify", "--export", file.toString()}, print(), print())).as(output()).isZero();

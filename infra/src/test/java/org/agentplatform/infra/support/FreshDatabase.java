@@ -5,11 +5,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.agentplatform.infra.database.DatabaseEndpoint;
+import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.util.FileSystemUtils;
 
-/** Gives each Spring test context its own database on the shared test server, and its own data directory. */
+/**
+ * Gives each Spring test context its own database on the shared test server, and its own data directory, removed
+ * when the context closes (it holds the context's first API key and vault key).
+ */
 public final class FreshDatabase implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
     @Override
@@ -27,5 +32,8 @@ public final class FreshDatabase implements ApplicationContextInitializer<Config
                 "agent-platform.database.password=" + database.password(),
                 "agent-platform.data-dir=" + dataDir)
                 .applyTo(context);
+        // registered before any bean, so destroyed after all of them: nothing writes to the directory any more
+        ((DefaultSingletonBeanRegistry) context.getBeanFactory()).registerDisposableBean(FreshDatabase.class.getName() + ".dataDir",
+                () -> FileSystemUtils.deleteRecursively(dataDir));
     }
 }

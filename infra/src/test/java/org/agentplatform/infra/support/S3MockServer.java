@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * A real S3-compatible server for the S3 adapter's tests: Adobe's S3Mock (from Maven Central, copied to
@@ -43,8 +45,19 @@ public final class S3MockServer {
                 .redirectErrorStream(true)
                 .redirectOutput(root.resolve("s3mock.log").toFile())
                 .start();
-        Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stopAndRemove(root)));
         awaitReady(root.resolve("s3mock.log"));
+    }
+
+    /** At the JVM's end: the server stopped, then its store and log removed. */
+    private void stopAndRemove(Path root) {
+        process.destroy();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
+            FileSystemUtils.deleteRecursively(root);
+        } catch (IOException | InterruptedException leftBehind) {
+            // a temporary directory the system cleans up eventually
+        }
     }
 
     public static synchronized S3MockServer get() {
