@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * <p>
  * Each stream keeps its own gap-aware token, advanced as the storage engine would advance it, so a
  * processor's stored token never claims an event it has not seen: the reader's tokens only tell a stream
- * which of its gaps can no longer be filled (the reader gave up on them too). Every event is handed on with
+ * which of its gaps can no longer be filled (the reader gave up on them too). A stream in step with the
+ * reader (its token is the reader's before an event) takes the reader's token after it. Every event is handed on with
  * its own global index as metadata ({@link GlobalIndex}).
  */
 final class SharedEventStream implements StreamableMessageSource<TrackedEventMessage<?>>, AutoCloseable {
@@ -388,9 +389,11 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 return fromStore();
             }
             for (Node node = at.next; node != null; node = node.next) {
+                Node previous = at;
                 at = node;
                 if (!seen(node.index)) {
-                    token = advanced(node, node.index);
+                    // in step with the reader (the usual case), this stream's next token is the reader's own
+                    token = token != null && token.equals(previous.token) ? node.token : advanced(node, node.index);
                     if (handles(node.event)) {
                         return handOut(node.event.withTrackingToken(token));
                     }
