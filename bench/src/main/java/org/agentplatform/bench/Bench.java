@@ -53,6 +53,8 @@ public final class Bench {
     }
 
     private final Path serviceJar;
+    /** JVM options the service is started with besides the JFR stack depth (none by default: the jar as the README runs it). */
+    private final List<String> javaOptions;
     private final Path out;
     private final boolean smoke;
     private final boolean profile;
@@ -66,8 +68,10 @@ public final class Bench {
     private String instance;
     private String databasePassword;
 
-    private Bench(Path serviceJar, Path out, boolean smoke, boolean profile, List<Double> curve, List<String> only) {
+    private Bench(Path serviceJar, List<String> javaOptions, Path out, boolean smoke, boolean profile, List<Double> curve,
+            List<String> only) {
         this.only = only;
+        this.javaOptions = javaOptions;
         this.serviceJar = serviceJar;
         this.out = out;
         this.smoke = smoke;
@@ -85,6 +89,7 @@ public final class Bench {
         boolean profile = false;
         List<Double> curve = null;
         List<String> only = null;
+        List<String> javaOptions = new ArrayList<>();
         for (int index = 0; index < args.length; index++) {
             switch (args[index]) {
                 case "--service-jar" -> jar = Path.of(args[++index]);
@@ -93,11 +98,12 @@ public final class Bench {
                 case "--profile" -> profile = true;
                 case "--curve" -> curve = Stream.of(args[++index].split(",")).map(Double::valueOf).toList();
                 case "--only" -> only = List.of(args[++index].split(","));
+                case "--service-java-option" -> javaOptions.add(args[++index]);
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--curve RATE,RATE...]"
-                        + " [--only raw,http,single,burst,invoke,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--out DIR]");
+                        + " [--only raw,http,single,burst,invoke,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]");
             }
         }
-        new Bench(jar, out, smoke, profile, curve, only).run();
+        new Bench(jar, javaOptions, out, smoke, profile, curve, only).run();
     }
 
     private void run() throws Exception {
@@ -108,9 +114,10 @@ public final class Bench {
         report.put("run", name);
         report.put("mode", smoke ? "smoke" : "full");
         report.put("machine", machine());
+        report.put("service_java_options", javaOptions);
         Path log = out.resolve(name + "-service.log");
         System.out.println("bench: starting " + serviceJar + " (log: " + log + ")");
-        try (Service started = Service.start(serviceJar, scratch.resolve("data"), log,
+        try (Service started = Service.start(serviceJar, javaOptions, scratch.resolve("data"), log,
                 List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32"))) {
             service = started;
             databasePassword = service.postgresPassword();
@@ -444,7 +451,7 @@ public final class Bench {
      */
     private void crossNode(Path scratch, String name) throws Exception {
         Path log = out.resolve(name + "-second-node.log");
-        try (Service second = Service.secondNode(service, serviceJar, scratch.resolve("data-second-node"), log,
+        try (Service second = Service.secondNode(service, serviceJar, javaOptions, scratch.resolve("data-second-node"), log,
                 List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32"))) {
             watch(smoke ? 5 : 500, second);
             Watched watched = watch(sizes.sseSamples(), second);

@@ -33,30 +33,33 @@ final class Service implements AutoCloseable {
     }
 
     /** Starts the jar and waits until it answers its health check. */
-    static Service start(Path jar, Path dataDir, Path log, List<String> settings) throws IOException, InterruptedException {
-        return start(jar, dataDir, log, settings, true);
+    static Service start(Path jar, List<String> javaOptions, Path dataDir, Path log, List<String> settings)
+            throws IOException, InterruptedException {
+        return start(jar, javaOptions, dataDir, log, settings, true);
     }
 
     /**
      * Another node of {@code first}'s service: the jar on a data directory of its own, on {@code first}'s embedded
      * PostgreSQL and vault key, as an operator runs a second node on one database.
      */
-    static Service secondNode(Service first, Path jar, Path dataDir, Path log, List<String> settings) throws IOException, InterruptedException {
+    static Service secondNode(Service first, Path jar, List<String> javaOptions, Path dataDir, Path log, List<String> settings)
+            throws IOException, InterruptedException {
         List<String> shared = new ArrayList<>(List.of(
                 "--agent-platform.database.url=" + first.jdbcUrl("agent_platform"),
                 "--agent-platform.database.user=postgres",
                 "--agent-platform.database.password=" + first.postgresPassword(),
                 "--agent-platform.secrets.key=" + Files.readString(first.dataDir.resolve("secret.key"), StandardCharsets.US_ASCII).strip()));
         shared.addAll(settings);
-        return start(jar, dataDir, log, shared, false);
+        return start(jar, javaOptions, dataDir, log, shared, false);
     }
 
-    private static Service start(Path jar, Path dataDir, Path log, List<String> settings, boolean first)
+    private static Service start(Path jar, List<String> javaOptions, Path dataDir, Path log, List<String> settings, boolean first)
             throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:FlightRecorderOptions=stackdepth=512"));
+        command.addAll(javaOptions);
         command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port, "--agent-platform.data-dir=" + dataDir,
                 "--logging.structured.format.console="));
         command.addAll(settings);
