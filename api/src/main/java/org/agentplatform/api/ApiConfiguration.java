@@ -128,8 +128,8 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
-    StorableTextFilter storableTextFilter(RequestMappingHandlerMapping requestMappingHandlerMapping, ErrorResponseWriter writer) {
-        return new StorableTextFilter(requestMappingHandlerMapping, writer);
+    StorableTextFilter storableTextFilter(MatchedRoutes matchedRoutes, ErrorResponseWriter writer) {
+        return new StorableTextFilter(matchedRoutes, writer);
     }
 
     /** The controllers' routes, matched by path first ({@link PathFirstRouteMatching}). */

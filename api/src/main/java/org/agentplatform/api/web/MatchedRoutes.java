@@ -8,7 +8,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Matches a request to its route once. A filter that needs the route before the dispatcher (the key quota
- * names its endpoint by the route template) calls {@link #match}; the dispatcher then asks this mapping
+ * names its endpoint by the route template; a refused path segment is named by its route's variable) calls
+ * {@link #match}; the dispatcher then asks this mapping
  * first and gets the same handler back instead of matching the request against every route again, which
  * was a tenth of the event loop's time under load. Requests no filter matched go to the usual mappings.
  */

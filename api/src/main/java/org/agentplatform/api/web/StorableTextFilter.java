@@ -7,7 +7,6 @@ import org.agentplatform.api.validation.StorableText;
 import org.springframework.core.Ordered;
 import org.springframework.http.server.PathContainer;
 import org.springframework.web.reactive.HandlerMapping;
-import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -20,10 +19,10 @@ import reactor.core.publisher.Mono;
  */
 public final class StorableTextFilter implements WebFilter, Ordered {
 
-    private final RequestMappingHandlerMapping routes;
+    private final MatchedRoutes routes;
     private final ErrorResponseWriter writer;
 
-    public StorableTextFilter(RequestMappingHandlerMapping routes, ErrorResponseWriter writer) {
+    public StorableTextFilter(MatchedRoutes routes, ErrorResponseWriter writer) {
         this.routes = routes;
         this.writer = writer;
     }
@@ -50,13 +49,12 @@ public final class StorableTextFilter implements WebFilter, Ordered {
 
     /** The name of the route's path variable holding the bad segment; {@code path} when no route takes it. */
     private Mono<String> pathVariable(ServerWebExchange exchange) {
-        return routes.getHandler(exchange)
+        return routes.match(exchange)
                 .mapNotNull(handler -> exchange.<Map<String, String>>getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE))
                 .flatMapIterable(Map::entrySet)
                 .filter(variable -> !StorableText.storable(variable.getValue()))
                 .map(Map.Entry::getKey)
                 .next()
-                .onErrorResume(noRoute -> Mono.empty())
                 .defaultIfEmpty("path");
     }
 }

@@ -281,7 +281,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 return;
             }
             for (Node node = first; node != null; node = node.next) {
-                if (!skipped.contains(node.event.getPayloadType())) {
+                if (handles(node.event)) {
                     callback.run();
                     return;
                 }

@@ -166,8 +166,12 @@ public final class PostgresKeyQuotas implements KeyQuotas {
             int leased = now - leaseEnds < 0 ? left : 0;
             if (grant.granted() == 0) {
                 refusedUntil = now + TimeUnit.MICROSECONDS.toNanos(Math.max(1, grant.untilNextMicros()));
-                left = own && leased > 0 ? leased - 1 : leased;
-                return own && leased > 0 ? admitted() : refused(now);
+                if (own && leased > 0) {
+                    left = leased - 1;
+                    return admitted();
+                }
+                left = leased;
+                return refused(now);
             }
             left = leased + grant.granted() - (own ? 1 : 0);
             leaseEnds = now + LEASE_NANOS;
