@@ -46,11 +46,11 @@ public record PlatformProperties(
 
     /**
      * {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}; and the connection pools (JDBC: the
-     * event store, processors and runtime; R2DBC: the API's reads). Their sum, plus a few, must fit the server's
-     * {@code max_connections} on every node.
+     * event store and processors; the local runtime's; R2DBC: the API's reads). Their sum, plus a few, must fit the
+     * server's {@code max_connections} on every node.
      */
     public record Database(String url, String user, String password, @DefaultValue("40") int jdbcPoolSize,
-            @DefaultValue("20") int r2dbcPoolSize) {
+            @DefaultValue("10") int runtimePoolSize, @DefaultValue("20") int r2dbcPoolSize) {
 
         public boolean isConfigured() {
             return url != null && !url.isBlank();
@@ -58,7 +58,8 @@ public record PlatformProperties(
 
         @Override
         public String toString() {
-            return "Database[url=" + url + ", user=" + user + ", jdbcPoolSize=" + jdbcPoolSize + ", r2dbcPoolSize=" + r2dbcPoolSize + "]";
+            return "Database[url=" + url + ", user=" + user + ", jdbcPoolSize=" + jdbcPoolSize + ", runtimePoolSize=" + runtimePoolSize
+                    + ", r2dbcPoolSize=" + r2dbcPoolSize + "]";
         }
     }
 

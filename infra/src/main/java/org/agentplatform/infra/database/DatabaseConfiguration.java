@@ -48,6 +48,12 @@ public class DatabaseConfiguration {
         return new HikariDataSource(config);
     }
 
+    /** The local runtime's pool, committing without waiting for the flush (see {@link RuntimeDatabase}). */
+    @Bean(destroyMethod = "close")
+    RuntimeDatabase runtimeDatabase(DatabaseServer server, PlatformProperties properties) {
+        return RuntimeDatabase.open(server.endpoint(), properties.database().runtimePoolSize());
+    }
+
     /** A small pool (the CLI's); the service sizes its own from {@code agent-platform.database.jdbc-pool-size}. */
     public static HikariConfig hikari(DatabaseEndpoint endpoint) {
         HikariConfig config = new HikariConfig();

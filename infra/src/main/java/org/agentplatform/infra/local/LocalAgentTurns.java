@@ -9,11 +9,14 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.agentplatform.command.turn.AgentTurn;
 import org.agentplatform.command.turn.TurnOutcome;
@@ -50,6 +53,10 @@ final class LocalAgentTurns {
     private static final Logger log = LoggerFactory.getLogger(LocalAgentTurns.class);
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String AGENT_OFFLINE = "agent_offline";
+    private static final long MARK_DELAY_MS = 50;
+    /** The turn's instance and agent as the runtime has them (a row of nulls when it has neither); instance, then agent. */
+    private static final String PLACEMENT = " i.state, i.runtime_epoch, a.model, a.instructions FROM (VALUES (1)) AS one (x)"
+            + " LEFT JOIN local_instance i ON i.instance_id = ? LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
 
     private final MeterRegistry meters;
     private final Map<String, Timer> turnTimers = new ConcurrentHashMap<>();
@@ -63,6 +70,12 @@ final class LocalAgentTurns {
     private final Duration staleAfter;
     private final String node = UUID.randomUUID().toString();
     private final Map<UUID, Live> live = new ConcurrentHashMap<>();
+    private final Queue<Reported> reported = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean markPending = new AtomicBoolean();
+
+    /** A turn whose outcome the task or conversation took. */
+    private record Reported(UUID channel, int turn) {
+    }
 
     /** A turn running on this node. */
     private static final class Live {
@@ -97,14 +110,16 @@ final class LocalAgentTurns {
     /** Runs the turn unless it is known already; a known one is reported again or taken over when its node went silent. */
     void start(AgentTurn turn) {
         OffsetDateTime now = now();
-        int inserted = jdbc.update("INSERT INTO local_turn (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id,"
-                        + " runtime_epoch, log_window, input, state, claimed_by, heartbeat_at, created_at, updated_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+        // recorded, and where it is to run, in one statement
+        Map<String, Object> placement = jdbc.queryForMap("WITH recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id,"
+                        + " agent_id, owner_id, context_id, runtime_epoch, log_window, input, state, claimed_by, heartbeat_at, created_at,"
+                        + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1)"
+                        + " SELECT EXISTS (SELECT 1 FROM recorded) AS recorded," + PLACEMENT,
                 turn.kind().wireName(), turn.channel(), turn.turn(), turn.instanceId().value(), turn.agentId().value(),
                 turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(), turn.logWindow(), JSON.writeValueAsString(turn.message()),
-                node, now, now, now);
-        if (inserted == 1) {
-            run(turn);
+                node, now, now, now, turn.instanceId().value(), turn.agentId().value());
+        if (Boolean.TRUE.equals(placement.get("recorded"))) {
+            run(turn, placement);
         } else {
             recover();
         }
@@ -132,8 +147,13 @@ final class LocalAgentTurns {
      * were recorded but not taken (the sweeper calls this).
      */
     void recover() {
-        live.values().forEach(running -> jdbc.update("UPDATE local_turn SET heartbeat_at = ? WHERE channel_id = ? AND turn = ?"
-                + " AND claimed_by = ? AND state = 'running'", now(), running.channel(), running.turn.turn(), node));
+        List<Live> running = List.copyOf(live.values());
+        if (!running.isEmpty()) {
+            jdbc.update("UPDATE local_turn l SET heartbeat_at = ? FROM unnest(?::uuid[], ?::int[]) AS r(channel_id, turn)"
+                    + " WHERE l.channel_id = r.channel_id AND l.turn = r.turn AND l.claimed_by = ? AND l.state = 'running'", now(),
+                    running.stream().map(turn -> turn.channel().toString()).toArray(String[]::new),
+                    running.stream().mapToInt(turn -> turn.turn.turn()).toArray(), node);
+        }
         OffsetDateTime stale = OffsetDateTime.ofInstant(clock.instant().minus(staleAfter), ZoneOffset.UTC);
         List<AgentTurn> orphans = jdbc.query("UPDATE local_turn SET claimed_by = ?, heartbeat_at = ?, updated_at = ?"
                         + " WHERE state = 'running' AND heartbeat_at < ? RETURNING kind, channel_id, turn, instance_id, agent_id, owner_id,"
@@ -146,7 +166,7 @@ final class LocalAgentTurns {
         orphans.forEach(turn -> {
             log.atInfo().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
                     .log("taking over a turn whose node went silent");
-            run(turn);
+            run(turn, null);
         });
         jdbc.query("SELECT kind, channel_id, turn, outcome::text AS outcome FROM local_turn WHERE state = 'finished' AND updated_at < ?",
                 row -> {
@@ -155,13 +175,15 @@ final class LocalAgentTurns {
                 }, stale);
     }
 
-    private void run(AgentTurn turn) {
+    /** Runs the turn on a worker; {@code placement} is its instance and agent when read already (else null). */
+    private void run(AgentTurn turn, Map<String, Object> placement) {
         Live running = new Live(turn);
         Live previous = live.put(running.channel(), running);
         if (previous != null) {
             end(previous);
         }
-        workers.execute(guarded(running, () -> begin(running)));
+        workers.execute(guarded(running, () -> begin(running, placement != null ? placement
+                : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()))));
     }
 
     /** The action, or (when it throws) the turn failed as {@code internal_error}; a worker thread never dies of a turn. */
@@ -183,17 +205,12 @@ final class LocalAgentTurns {
         };
     }
 
-    private void begin(Live running) {
-        AgentTurn turn = running.turn;
-        List<Map<String, Object>> found = jdbc.queryForList("SELECT i.state, i.runtime_epoch, a.model, a.instructions"
-                + " FROM local_instance i LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?"
-                + " WHERE i.instance_id = ?", turn.agentId().value(), turn.instanceId().value());
-        if (found.isEmpty() || !"running".equals(found.getFirst().get("state"))
-                || ((Number) found.getFirst().get("runtime_epoch")).longValue() > running.turn.runtimeEpoch()) {
+    private void begin(Live running, Map<String, Object> placement) {
+        if (!"running".equals(placement.get("state")) || ((Number) placement.get("runtime_epoch")).longValue() > running.turn.runtimeEpoch()) {
             complete(running, new Unavailable(AGENT_OFFLINE, "The agent's instance is not running the runtime this turn was sent to"));
             return;
         }
-        String model = (String) found.getFirst().get("model");
+        String model = (String) placement.get("model");
         if (model == null) {
             complete(running, new Unavailable("agent_not_found", "The agent no longer exists on its instance"));
             return;
@@ -202,7 +219,7 @@ final class LocalAgentTurns {
             EchoAgent.Plan plan = EchoAgent.plan(running.turn.message(), () -> earlierTurns(running));
             later(running, plan.stepDelayMs(), () -> step(running, plan, 0));
         } else {
-            ask(running, model, (String) found.getFirst().get("instructions"));
+            ask(running, model, (String) placement.get("instructions"));
         }
     }
 
@@ -304,13 +321,44 @@ final class LocalAgentTurns {
     private void report(AgentTurn.Kind kind, UUID channel, int turn, TurnOutcome outcome) {
         reports.report(kind, channel, turn, outcome).whenComplete((taken, failure) -> {
             if (failure == null) {
-                jdbc.update("UPDATE local_turn SET state = 'reported', updated_at = ? WHERE channel_id = ? AND turn = ?"
-                        + " AND state = 'finished'", now(), channel, turn);
+                markReported(channel, turn);
             } else {
                 log.atWarn().addKeyValue(kind.wireName() + "_id", channel.toString()).setCause(failure)
                         .log("turn outcome not reported; will retry");
             }
         });
+    }
+
+    /**
+     * Marks the turn reported, with the others reported within {@value #MARK_DELAY_MS} ms, in one statement. A mark
+     * that never gets written (a crash, a failing statement) leaves the turn finished: {@link #recover} reports it again
+     * later, which the task or conversation refuses as over.
+     */
+    private void markReported(UUID channel, int turn) {
+        reported.add(new Reported(channel, turn));
+        if (markPending.compareAndSet(false, true)) {
+            timers.schedule(() -> workers.execute(this::writeMarks), MARK_DELAY_MS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void writeMarks() {
+        markPending.set(false);
+        List<Reported> marks = new ArrayList<>();
+        for (Reported mark = reported.poll(); mark != null; mark = reported.poll()) {
+            marks.add(mark);
+        }
+        if (marks.isEmpty()) {
+            return;
+        }
+        try {
+            jdbc.update("UPDATE local_turn l SET state = 'reported', updated_at = ? FROM unnest(?::uuid[], ?::int[]) AS r(channel_id, turn)"
+                            + " WHERE l.channel_id = r.channel_id AND l.turn = r.turn AND l.state = 'finished'", now(),
+                    marks.stream().map(mark -> mark.channel().toString()).toArray(String[]::new),
+                    marks.stream().mapToInt(Reported::turn).toArray());
+        } catch (RuntimeException failure) {
+            log.atWarn().addKeyValue("turns", marks.size()).setCause(failure)
+                    .log("reported turns not marked; they will be reported again");
+        }
     }
 
     private void forget(Live running) {

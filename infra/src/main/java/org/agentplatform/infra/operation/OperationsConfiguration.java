@@ -22,6 +22,7 @@ import org.agentplatform.infra.axon.CommitAnnouncer;
 import org.agentplatform.infra.axon.DeadLetters;
 import org.agentplatform.infra.database.DatabaseConfiguration;
 import org.agentplatform.infra.database.DatabaseServer;
+import org.agentplatform.infra.database.RuntimeDatabase;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.infra.local.LocalRuntimeFaults;
 import org.agentplatform.infra.local.SkillArchives;
@@ -45,8 +46,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Instances, runtime operations and agents: the command side's aggregates and processes, the read
@@ -77,11 +76,11 @@ public class OperationsConfiguration {
     }
 
     @Bean
-    LocalRuntime localRuntime(JdbcTemplate jdbc, PlatformTransactionManager transactions, ModelCatalog catalog, ModelBackends backends,
+    LocalRuntime localRuntime(RuntimeDatabase database, ModelCatalog catalog, ModelBackends backends,
             ChannelChunks channelChunks, TurnReports turnReports, CommandGateway commands, SkillArchives skillArchives,
             ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, Clock clock, PlatformProperties properties,
             MeterRegistry meters) {
-        return new LocalRuntime(jdbc, new TransactionTemplate(transactions), catalog, backends, channelChunks, turnReports,
+        return new LocalRuntime(database.jdbc(), database.transactions(), catalog, backends, channelChunks, turnReports,
                 command -> ProcessCommands.send(commands, command, TurnReports.RUNTIME), skillArchives, runtimeTimers, runtimeExecutor, clock,
                 properties.tasks().turnTakeover(), meters, properties.control().realX());
     }

@@ -7,6 +7,7 @@ import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.command.turn.TurnReports;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
+import org.agentplatform.infra.database.RuntimeDatabase;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.conversation.ConversationProjection;
@@ -19,8 +20,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.r2dbc.core.DatabaseClient;
-import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Tasks and conversations: the dispatchers that take turns to the agents' runtimes, the projections and reads of
@@ -35,8 +34,8 @@ public class TasksConfiguration {
     }
 
     @Bean
-    ChannelChunks channelChunks(JdbcTemplate jdbc, PlatformTransactionManager transactions, Clock clock) {
-        return new ChannelChunks(jdbc, new TransactionTemplate(transactions), clock);
+    ChannelChunks channelChunks(RuntimeDatabase database, Clock clock) {
+        return new ChannelChunks(database.jdbc(), database.transactions(), clock);
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package org.agentplatform.api.task;
 
+import static org.agentplatform.infra.support.PlatformClient.await;
 import static org.agentplatform.infra.support.PlatformClient.body;
 import static org.agentplatform.infra.support.PlatformClient.data;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.query.channel.ChannelChunks;
@@ -32,6 +34,9 @@ class TaskHttpTest extends ApiTest {
 
     @Autowired
     private ChannelChunks chunks;
+
+    @Autowired
+    private LocalRuntime runtime;
 
     private PlatformClient owner;
     private String instance;
@@ -379,6 +384,26 @@ class TaskHttpTest extends ApiTest {
                 .containsExactly("task_status", "task_status", "agent_message", "task_status", "done");
         List<ServerSentEvent<String>> fromAfterTheChunks = owner.taskEvents(agent, task, full.get(5).id(), 100);
         assertThat(fromAfterTheChunks.getFirst().event()).isEqualTo("agent_message");
+    }
+
+    @Test
+    void theRuntimeKeepsItsRunningTurnAliveThenMarksItReported() {
+        String task = owner.task(agent, "slow\n/echo take_ms=4000 deltas=2");
+        Map<String, Object> started = await(() -> turnRow(task), row -> row != null && "running".equals(row.get("state")),
+                "the turn recorded as running");
+        clock.advance(Duration.ofSeconds(5));
+        runtime.recoverTurns();
+        Map<String, Object> alive = turnRow(task);
+        assertThat(alive.get("state")).isEqualTo("running");
+        assertThat(((Number) alive.get("heartbeat_ms")).longValue())
+                .isGreaterThanOrEqualTo(((Number) started.get("heartbeat_ms")).longValue() + 5000);
+        owner.awaitTask(agent, task, "completed");
+        await(() -> turnRow(task), row -> "reported".equals(row.get("state")), "the turn marked reported");
+    }
+
+    private Map<String, Object> turnRow(String task) {
+        return jdbc().queryForList("SELECT state, (extract(epoch FROM heartbeat_at) * 1000)::bigint AS heartbeat_ms FROM local_turn WHERE channel_id = ?::uuid", task).stream()
+                .findFirst().orElse(null);
     }
 
     private WebTestClient.ResponseSpec createTask(Map<String, ?> body) {
