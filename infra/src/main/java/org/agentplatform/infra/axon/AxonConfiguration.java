@@ -178,7 +178,8 @@ public class AxonConfiguration {
      */
     @Bean
     ConfigurerModule pooledProcessorsSequencedPerAggregate(ObjectProvider<EventStorageEngine> storageEngine,
-            ProcessorFailures failures, CommitAnnouncer announcer, ObjectProvider<ChangeFeed> feed, PlatformProperties properties) {
+            ProcessorFailures failures, CommitAnnouncer announcer, ObjectProvider<ChangeFeed> feed, JdbcTemplate jdbc,
+            PlatformProperties properties) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .configureDefaultStreamableMessageSource(config -> {
                     SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, MAX_GAP_OFFSET,
@@ -192,6 +193,7 @@ public class AxonConfiguration {
                     return source;
                 })
                 .usingPooledStreamingEventProcessors((config, builder) -> builder
+                        .transactionManager(new ProcessorTransactions(config.getComponent(TransactionManager.class), jdbc))
                         .batchSize(64)
                         // a segment whose batch failed (before its event was parked) is claimed again within a second
                         .tokenClaimInterval(TOKEN_CLAIM_INTERVAL.toMillis())
