@@ -56,7 +56,8 @@ final class LocalAgentTurns {
     private static final long MARK_DELAY_MS = 50;
     /** The turn's instance and agent as the runtime has them (a row of nulls when it has neither); instance, then agent. */
     private static final String PLACEMENT = " i.state, i.runtime_epoch, a.model, a.instructions FROM (VALUES (1)) AS one (x)"
-            + " LEFT JOIN local_instance i ON i.instance_id = ? LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
+            + " LEFT JOIN local_instance i ON i.instance_id = ?"
+            + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
 
     private final MeterRegistry meters;
     private final Map<String, Timer> turnTimers = new ConcurrentHashMap<>();
@@ -113,7 +114,8 @@ final class LocalAgentTurns {
         // recorded, and where it is to run, in one statement
         Map<String, Object> placement = jdbc.queryForMap("WITH recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id,"
                         + " agent_id, owner_id, context_id, runtime_epoch, log_window, input, state, claimed_by, heartbeat_at, created_at,"
-                        + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1)"
+                        + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?)"
+                        + " ON CONFLICT DO NOTHING RETURNING 1)"
                         + " SELECT EXISTS (SELECT 1 FROM recorded) AS recorded," + PLACEMENT,
                 turn.kind().wireName(), turn.channel(), turn.turn(), turn.instanceId().value(), turn.agentId().value(),
                 turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(), turn.logWindow(), JSON.writeValueAsString(turn.message()),
@@ -147,12 +149,12 @@ final class LocalAgentTurns {
      * were recorded but not taken (the sweeper calls this).
      */
     void recover() {
-        List<Live> running = List.copyOf(live.values());
-        if (!running.isEmpty()) {
+        List<Live> held = List.copyOf(live.values());
+        if (!held.isEmpty()) {
             jdbc.update("UPDATE local_turn l SET heartbeat_at = ? FROM unnest(?::uuid[], ?::int[]) AS r(channel_id, turn)"
                     + " WHERE l.channel_id = r.channel_id AND l.turn = r.turn AND l.claimed_by = ? AND l.state = 'running'", now(),
-                    running.stream().map(turn -> turn.channel().toString()).toArray(String[]::new),
-                    running.stream().mapToInt(turn -> turn.turn.turn()).toArray(), node);
+                    held.stream().map(running -> running.channel().toString()).toArray(String[]::new),
+                    held.stream().mapToInt(running -> running.turn.turn()).toArray(), node);
         }
         OffsetDateTime stale = OffsetDateTime.ofInstant(clock.instant().minus(staleAfter), ZoneOffset.UTC);
         List<AgentTurn> orphans = jdbc.query("UPDATE local_turn SET claimed_by = ?, heartbeat_at = ?, updated_at = ?"
@@ -206,7 +208,8 @@ final class LocalAgentTurns {
     }
 
     private void begin(Live running, Map<String, Object> placement) {
-        if (!"running".equals(placement.get("state")) || ((Number) placement.get("runtime_epoch")).longValue() > running.turn.runtimeEpoch()) {
+        if (!"running".equals(placement.get("state"))
+                || ((Number) placement.get("runtime_epoch")).longValue() > running.turn.runtimeEpoch()) {
             complete(running, new Unavailable(AGENT_OFFLINE, "The agent's instance is not running the runtime this turn was sent to"));
             return;
         }

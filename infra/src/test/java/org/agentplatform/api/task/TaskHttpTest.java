@@ -402,8 +402,8 @@ class TaskHttpTest extends ApiTest {
     }
 
     private Map<String, Object> turnRow(String task) {
-        return jdbc().queryForList("SELECT state, (extract(epoch FROM heartbeat_at) * 1000)::bigint AS heartbeat_ms FROM local_turn WHERE channel_id = ?::uuid", task).stream()
-                .findFirst().orElse(null);
+        return jdbc().queryForList("SELECT state, (extract(epoch FROM heartbeat_at) * 1000)::bigint AS heartbeat_ms FROM local_turn"
+                + " WHERE channel_id = ?::uuid", task).stream().findFirst().orElse(null);
     }
 
     private WebTestClient.ResponseSpec createTask(Map<String, ?> body) {
