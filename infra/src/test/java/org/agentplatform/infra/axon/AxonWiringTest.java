@@ -13,6 +13,7 @@ import org.axonframework.eventhandling.tokenstore.jdbc.JdbcTokenStore;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.jpa.SQLStateResolver;
+import org.axonframework.modelling.command.CommandTargetResolver;
 import org.axonframework.modelling.saga.repository.SagaStore;
 import org.axonframework.modelling.saga.repository.jdbc.JdbcSagaStore;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
@@ -53,6 +54,13 @@ class AxonWiringTest {
         assertThat(processors.keySet()).contains("instance-projection", "agent-projection", "operation-projection-view",
                 "operation-dispatch", "operation-projection", "instance-lifecycle");
         assertThat(processors.values()).allMatch(processor -> processor instanceof PooledStreamingEventProcessor);
+    }
+
+    @Test
+    void commandsFindTheirTargetWithoutReflectingOnEachCommand() {
+        var configuration = context.getBean(org.axonframework.config.Configuration.class);
+        // package-private in the command side: named, not referenced
+        assertThat(configuration.getComponent(CommandTargetResolver.class).getClass().getSimpleName()).isEqualTo("CachedCommandTargets");
     }
 
     @Test
