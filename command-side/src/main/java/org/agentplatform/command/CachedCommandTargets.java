@@ -1,7 +1,6 @@
 package org.agentplatform.command;
 
 import java.lang.annotation.Annotation;
-import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -57,19 +56,15 @@ final class CachedCommandTargets implements CommandTargetResolver {
         static Member annotated(Class<?> type, Class<? extends Annotation> annotation) {
             for (Method method : ReflectionUtils.methodsOf(type)) {
                 if (AnnotationUtils.isAnnotationPresent(method, annotation)) {
-                    return new Member(accessible(method), null);
+                    return new Member(ReflectionUtils.ensureAccessible(method), null);
                 }
             }
             for (Field field : ReflectionUtils.fieldsOf(type)) {
                 if (AnnotationUtils.isAnnotationPresent(field, annotation)) {
-                    return new Member(null, accessible(field));
+                    return new Member(null, ReflectionUtils.ensureAccessible(field));
                 }
             }
             return new Member(null, null);
-        }
-
-        private static <T extends AccessibleObject> T accessible(T member) {
-            return ReflectionUtils.ensureAccessible(member);
         }
 
         Object valueOf(Object command) {
