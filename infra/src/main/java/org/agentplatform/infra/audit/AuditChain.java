@@ -6,9 +6,11 @@ import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.control.ControlActionPerformed;
@@ -120,11 +122,6 @@ public class AuditChain {
             return;
         }
         Map<String, UUID> resolved = resolveOwners(pending);
-        for (Pending event : pending) {
-            if (event.owner() != null && event.resourceId() != null) {
-                resolved.putIfAbsent(event.resourceId(), event.owner());
-            }
-        }
         Head head = head();
         byte[] link = head.link();
         long position = head.position();
@@ -161,10 +158,18 @@ public class AuditChain {
         return rows;
     }
 
-    /** The owners of the batch's resources that its events do not name: from memory, else from the chain. */
+    /**
+     * The owners of the batch's resources: those its events name (a task's creation and its start usually share a
+     * batch), then from memory, else from the chain.
+     */
     private Map<String, UUID> resolveOwners(List<Pending> pending) {
         Map<String, UUID> resolved = new HashMap<>();
-        List<String> unknown = new ArrayList<>();
+        for (Pending event : pending) {
+            if (event.owner() != null && event.resourceId() != null) {
+                resolved.putIfAbsent(event.resourceId(), event.owner());
+            }
+        }
+        Set<String> unknown = new LinkedHashSet<>();
         synchronized (owners) {
             for (Pending event : pending) {
                 if (event.owner() == null && event.resourceId() != null && !resolved.containsKey(event.resourceId())) {
