@@ -35,12 +35,6 @@ import org.slf4j.LoggerFactory;
  * one per processor, and no processor polls. A stream that is behind the window (a replay, a processor
  * that was stopped) reads the store on its own until it catches up, then joins the window.
  * <p>
- * The window holds at most {@code capacity} events, and only those its slowest stream has not passed yet, plus a
- * slack of an eighth of that for the streams about to join: under load an event then leaves memory within a fraction of
- * a second, before the collector would copy it (holding the full window made every event survive two or three young
- * collections, the bulk of what they copied). A stream whose processor handles none of the new events is woken once it is
- * that slack behind, so it passes over them and does not hold the window back.
- * <p>
  * Each stream keeps its own gap-aware token, advanced as the storage engine would advance it, so a
  * processor's stored token never claims an event it has not seen: the reader's tokens only tell a stream
  * which of its gaps can no longer be filled (the reader gave up on them too). A stream in step with the
@@ -56,7 +50,6 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private final EventStore eventStore;
     private final EventStorageEngine storage;
     private final int capacity;
-    private final int slack;
     private final int maxGapOffset;
     private final Duration gapTimeout;
     private final Duration otherNodesTick;
@@ -103,7 +96,6 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         this.eventStore = eventStore;
         this.storage = storage;
         this.capacity = capacity;
-        this.slack = Math.max(1, capacity / 8);
         this.maxGapOffset = maxGapOffset;
         this.gapTimeout = gapTimeout;
         this.otherNodesTick = otherNodesTick;
@@ -188,35 +180,14 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 last = node;
                 newest = node;
                 read++;
+                Node first = oldest;
+                while (node.sequence - first.sequence > capacity) {
+                    first = first.next;
+                }
+                oldest = first;
             }
-        }
-        if (read > 0) {
-            long keepFrom = Math.max(last.sequence - capacity, Math.min(slowestJoined(), last.sequence) - slack);
-            Node first = oldest;
-            while (first.sequence < keepFrom) {
-                first = first.next;
-            }
-            oldest = first;
         }
         return read;
-    }
-
-    /** The position of the window's slowest stream, or {@link Long#MAX_VALUE} when no stream takes from the window. */
-    private long slowestJoined() {
-        long slowest = Long.MAX_VALUE;
-        for (Stream stream : streams) {
-            Node at = stream.at;
-            if (at != null) {
-                slowest = Math.min(slowest, at.sequence);
-            }
-        }
-        return slowest;
-    }
-
-    /** How many events the window holds now. */
-    long held() {
-        Node first = oldest;
-        return first == null ? 0 : newest.sequence - first.sequence;
     }
 
     private void pause() {
@@ -287,8 +258,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private GapAwareTrackingToken token;
         private java.util.stream.Stream<? extends TrackedEventMessage<?>> own;
         private Iterator<? extends TrackedEventMessage<?>> ownEvents;
-        /** Where this stream is in the window (written by its processor's thread, read by the reader's), or null. */
-        private volatile Node at;
+        private Node at;
         private TrackedEventMessage<?> peeked;
         private volatile Runnable onAvailable;
         /** Payload types the processor has no handler for, as its coordinator reported them. */
@@ -304,18 +274,10 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             this.token = token;
         }
 
-        /**
-         * New events from {@code first} on: the processor is woken when one of them is of a type it handles, or when
-         * it is the window's slack behind (to pass over what it does not handle and let the window go of it).
-         */
+        /** New events from {@code first} on: the processor is woken when one of them is of a type it handles. */
         void notifyAvailable(Node first) {
             Runnable callback = onAvailable;
             if (callback == null) {
-                return;
-            }
-            Node position = at;
-            if (position != null && newest.sequence - position.sequence >= slack) {
-                callback.run();
                 return;
             }
             for (Node node = first; node != null; node = node.next) {
