@@ -48,6 +48,6 @@ public class ConversationDispatcher {
 
     @EventHandler
     void on(TurnCanceled event) {
-        executor.execute(() -> runtime.stopTurn(event.conversationId().value()));
+        executor.execute(() -> runtime.stopTurn(event.conversationId().value(), event.turn()));
     }
 }

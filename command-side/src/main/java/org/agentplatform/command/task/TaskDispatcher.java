@@ -77,12 +77,12 @@ public class TaskDispatcher {
 
     @EventHandler
     void on(TaskCanceled event) {
-        executor.execute(() -> runtime.stopTurn(event.taskId().value()));
+        executor.execute(() -> runtime.stopTurns(event.taskId().value()));
     }
 
     @EventHandler
     void on(TaskTimedOut event) {
-        executor.execute(() -> runtime.stopTurn(event.taskId().value()));
+        executor.execute(() -> runtime.stopTurns(event.taskId().value()));
     }
 
     /** Starts every queued task of an instance that serves (also what the sweeper calls). */

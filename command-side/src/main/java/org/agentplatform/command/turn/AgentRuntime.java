@@ -11,6 +11,15 @@ public interface AgentRuntime {
 
     void startTurn(AgentTurn turn);
 
-    /** Stops the running turn of a task or conversation ({@code channel}), if there is one; an outcome that still comes is refused. */
-    void stopTurn(UUID channel);
+    /**
+     * Stops whatever turn of a task or conversation ({@code channel}) runs, if one does: the channel has ended. An
+     * outcome that still comes is refused.
+     */
+    void stopTurns(UUID channel);
+
+    /**
+     * Stops turn {@code turn} of a task or conversation if it still runs; a later turn of the same channel goes on (the
+     * stop may reach the runtime after the next turn started there).
+     */
+    void stopTurn(UUID channel, int turn);
 }

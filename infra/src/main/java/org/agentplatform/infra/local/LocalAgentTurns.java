@@ -9,6 +9,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Queue;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -127,12 +128,18 @@ final class LocalAgentTurns {
         }
     }
 
-    void stop(UUID channel) {
-        Live running = live.remove(channel);
-        if (running != null) {
+    /** Stops the channel's running turn: {@code turn} only, or whichever runs when it is empty. */
+    void stop(UUID channel, OptionalInt turn) {
+        Live running = live.get(channel);
+        if (running != null && (turn.isEmpty() || running.turn.turn() == turn.getAsInt()) && live.remove(channel, running)) {
             end(running);
         }
-        jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND state = 'running'", now(), channel);
+        if (turn.isEmpty()) {
+            jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND state = 'running'", now(), channel);
+        } else {
+            jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND turn = ? AND state = 'running'",
+                    now(), channel, turn.getAsInt());
+        }
     }
 
     /** The instance stopped, restarted or was destroyed: its running turns end without an answer from the agent. */

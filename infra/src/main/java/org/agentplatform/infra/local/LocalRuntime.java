@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -284,8 +285,13 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     }
 
     @Override
-    public void stopTurn(UUID channel) {
-        turns.stop(channel);
+    public void stopTurns(UUID channel) {
+        turns.stop(channel, OptionalInt.empty());
+    }
+
+    @Override
+    public void stopTurn(UUID channel, int turn) {
+        turns.stop(channel, OptionalInt.of(turn));
     }
 
     // ---- devices ------------------------------------------------------------------------------

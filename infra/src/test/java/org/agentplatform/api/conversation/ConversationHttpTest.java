@@ -7,12 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.function.Predicate;
+import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.FakeOpenAi;
 import org.agentplatform.infra.support.PlatformClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
 import tools.jackson.databind.JsonNode;
@@ -24,6 +27,8 @@ import tools.jackson.databind.JsonNode;
  */
 class ConversationHttpTest extends ApiTest {
 
+    @Autowired
+    private LocalRuntime runtime;
     private PlatformClient owner;
     private String instance;
     private String agent;
@@ -122,6 +127,19 @@ class ConversationHttpTest extends ApiTest {
         // a stream opened from an earlier row after the close replays the rest and ends the same way
         assertThat(owner.conversationEvents(agent, conversation, stream.get(stream.size() - 3).id(), event -> "done".equals(event.event())))
                 .extracting(ServerSentEvent::event).containsExactly("conversation_status", "done");
+    }
+
+    @Test
+    void aLateStopOfAnEarlierTurnLeavesTheNextTurnRunning() {
+        String conversation = owner.conversation(agent);
+        owner.say(agent, conversation, "first");
+        owner.awaitTurn(agent, conversation, 1, "completed");
+        owner.say(agent, conversation, "second\n/echo deltas=4 take_ms=1500");
+        owner.conversationEvents(agent, conversation, null,
+                event -> "agent_reply_delta".equals(event.event()) && data(event).get("turn").asInt() == 2);
+        // the dispatcher hands a canceled turn's stop to the runtime off its own thread: it can arrive after the next turn started
+        runtime.stopTurn(UUID.fromString(conversation), 1);
+        assertThat(owner.awaitTurn(agent, conversation, 2, "completed").get("text").asString()).isEqualTo("echo: second");
     }
 
     @Test
