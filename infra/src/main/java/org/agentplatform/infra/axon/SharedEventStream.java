@@ -35,6 +35,15 @@ import org.slf4j.LoggerFactory;
  * one per processor, and no processor polls. A stream that is behind the window (a replay, a processor
  * that was stopped) reads the store on its own until it catches up, then joins the window.
  * <p>
+ * The window holds at most {@code capacity} events, and only those its slowest stream has not passed yet, plus a
+ * slack of an eighth of that for the streams about to join: under load an event then leaves memory within a fraction of
+ * a second, before the collector would copy it. A node that leaves the window is unlinked from the next: once the
+ * collector has moved a node to the old generation, a link from it would keep every later node alive through the young
+ * collections, dead or not, until the old generation is collected, and the whole stream of events would be copied
+ * again and again (it was: the bulk of what each young collection copied). A stream left on an unlinked node reads the
+ * store on its own, as one behind the window does. A stream whose processor handles none of the new events is woken once
+ * it is the slack behind, so it passes over them and does not hold the window back.
+ * <p>
  * Each stream keeps its own gap-aware token, advanced as the storage engine would advance it, so a
  * processor's stored token never claims an event it has not seen: the reader's tokens only tell a stream
  * which of its gaps can no longer be filled (the reader gave up on them too). A stream in step with the
@@ -50,6 +59,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private final EventStore eventStore;
     private final EventStorageEngine storage;
     private final int capacity;
+    private final int slack;
     private final int maxGapOffset;
     private final Duration gapTimeout;
     private final Duration otherNodesTick;
@@ -77,6 +87,8 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private final TrackedEventMessage<?> event;
         private final GapAwareTrackingToken token;
         private volatile Node next;
+        /** Out of the window; set before {@link #next} is cleared. */
+        private volatile boolean dropped;
 
         Node(long sequence, long index, TrackedEventMessage<?> event, GapAwareTrackingToken token) {
             this.sequence = sequence;
@@ -96,6 +108,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         this.eventStore = eventStore;
         this.storage = storage;
         this.capacity = capacity;
+        this.slack = Math.max(1, capacity / 8);
         this.maxGapOffset = maxGapOffset;
         this.gapTimeout = gapTimeout;
         this.otherNodesTick = otherNodesTick;
@@ -180,14 +193,46 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 last = node;
                 newest = node;
                 read++;
-                Node first = oldest;
-                while (node.sequence - first.sequence > capacity) {
-                    first = first.next;
-                }
-                oldest = first;
             }
         }
+        if (read > 0) {
+            drop(Math.max(last.sequence - capacity, Math.min(slowestJoined(), last.sequence) - slack));
+        }
         return read;
+    }
+
+    /** Lets the nodes before {@code keepFrom} out of the window, unlinked from the ones after them. */
+    private void drop(long keepFrom) {
+        Node gone = oldest;
+        Node first = gone;
+        while (first.sequence < keepFrom) {
+            first = first.next;
+        }
+        oldest = first;
+        while (gone != first) {
+            Node next = gone.next;
+            gone.dropped = true;
+            gone.next = null;
+            gone = next;
+        }
+    }
+
+    /** The position of the window's slowest stream, or {@link Long#MAX_VALUE} when no stream takes from the window. */
+    private long slowestJoined() {
+        long slowest = Long.MAX_VALUE;
+        for (Stream stream : streams) {
+            Node at = stream.at;
+            if (at != null) {
+                slowest = Math.min(slowest, at.sequence);
+            }
+        }
+        return slowest;
+    }
+
+    /** How many events the window holds now. */
+    long held() {
+        Node first = oldest;
+        return first == null ? 0 : newest.sequence - first.sequence;
     }
 
     private void pause() {
@@ -258,7 +303,8 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private GapAwareTrackingToken token;
         private java.util.stream.Stream<? extends TrackedEventMessage<?>> own;
         private Iterator<? extends TrackedEventMessage<?>> ownEvents;
-        private Node at;
+        /** Where this stream is in the window (written by its processor's thread, read by the reader's), or null. */
+        private volatile Node at;
         private TrackedEventMessage<?> peeked;
         private volatile Runnable onAvailable;
         /** Payload types the processor has no handler for, as its coordinator reported them. */
@@ -274,10 +320,18 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             this.token = token;
         }
 
-        /** New events from {@code first} on: the processor is woken when one of them is of a type it handles. */
+        /**
+         * New events from {@code first} on: the processor is woken when one of them is of a type it handles, or when
+         * it is the window's slack behind (to pass over what it does not handle and let the window go of it).
+         */
         void notifyAvailable(Node first) {
             Runnable callback = onAvailable;
             if (callback == null) {
+                return;
+            }
+            Node position = at;
+            if (position != null && newest.sequence - position.sequence >= slack) {
+                callback.run();
                 return;
             }
             for (Node node = first; node != null; node = node.next) {
@@ -383,8 +437,8 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         }
 
         private TrackedEventMessage<?> fromWindow() {
-            if (newest.sequence - at.sequence > capacity) {
-                // so far behind that the window no longer holds its events: read them from the store
+            if (at.dropped || newest.sequence - at.sequence > capacity) {
+                // the window no longer holds its next events: read them from the store
                 at = null;
                 return fromStore();
             }
@@ -399,6 +453,11 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                     }
                     passOver(node.event, -1);
                 }
+            }
+            if (at.dropped) {
+                // the window let go of this node while the stream walked to it
+                at = null;
+                return fromStore();
             }
             return null;
         }
