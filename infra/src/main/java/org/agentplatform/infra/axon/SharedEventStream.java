@@ -142,9 +142,8 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             try {
                 awaitWork();
                 dirty = false;
-                Node before = newest;
-                if (read() > 0) {
-                    Node first = before.next;
+                Node first = read();
+                if (first != null) {
                     streams.forEach(stream -> stream.notifyAvailable(first));
                     lock.lock();
                     try {
@@ -176,13 +175,16 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         }
     }
 
-    /** Appends what the store holds after the newest node; answers how many events. */
-    private int read() {
+    /**
+     * Appends what the store holds after the newest node; answers the first node appended (taken before the window
+     * lets go of anything: a large read can push it out at once), or null when the store had nothing new.
+     */
+    private Node read() {
         Node last = newest;
         if (last == null) {
-            return 0;
+            return null;
         }
-        int read = 0;
+        Node first = null;
         try (java.util.stream.Stream<? extends TrackedEventMessage<?>> events = storage.readEvents(last.token, false)) {
             Iterator<? extends TrackedEventMessage<?>> iterator = events.iterator();
             while (iterator.hasNext()) {
@@ -192,13 +194,15 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 last.next = node;
                 last = node;
                 newest = node;
-                read++;
+                if (first == null) {
+                    first = node;
+                }
             }
         }
-        if (read > 0) {
+        if (first != null) {
             drop(Math.max(last.sequence - capacity, Math.min(slowestJoined(), last.sequence) - slack));
         }
-        return read;
+        return first;
     }
 
     /** Lets the nodes before {@code keepFrom} out of the window, unlinked from the ones after them. */
@@ -330,7 +334,8 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 return;
             }
             Node position = at;
-            if (position != null && newest.sequence - position.sequence >= slack) {
+            if (first.dropped || position != null && newest.sequence - position.sequence >= slack) {
+                // the new events are partly out of the window already (a large read), or this stream holds the window back
                 callback.run();
                 return;
             }
@@ -462,27 +467,37 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             return null;
         }
 
+        /**
+         * The next event read from the store; at the store's end, the stream joins the window. When the window has
+         * moved past what the stream read meanwhile (no node its token covers), the store is read once more at once:
+         * what it missed is there. (Failing that, the processor asks again within its claim interval.)
+         */
         private TrackedEventMessage<?> fromStore() {
-            if (ownEvents == null) {
-                own = storage.readEvents(token, false);
-                ownEvents = own.iterator();
-            }
-            while (ownEvents.hasNext()) {
-                TrackedEventMessage<?> event = ownEvents.next();
-                GapAwareTrackingToken before = token;
-                token = (GapAwareTrackingToken) event.trackingToken();
-                long index = indexOf(before, token);
-                if (handles(event)) {
-                    return handOut(indexed(event, index));
+            for (int attempt = 0; attempt < 2; attempt++) {
+                if (ownEvents == null) {
+                    own = storage.readEvents(token, false);
+                    ownEvents = own.iterator();
                 }
-                passOver(event, index);
-                if (passedOverIsDue()) {
-                    return handOutPassedOver();
+                while (ownEvents.hasNext()) {
+                    TrackedEventMessage<?> event = ownEvents.next();
+                    GapAwareTrackingToken before = token;
+                    token = (GapAwareTrackingToken) event.trackingToken();
+                    long index = indexOf(before, token);
+                    if (handles(event)) {
+                        return handOut(indexed(event, index));
+                    }
+                    passOver(event, index);
+                    if (passedOverIsDue()) {
+                        return handOutPassedOver();
+                    }
+                }
+                closeOwn();
+                at = joinPoint();
+                if (at != null) {
+                    return fromWindow();
                 }
             }
-            closeOwn();
-            at = joinPoint();
-            return at == null ? null : fromWindow();
+            return null;
         }
 
         /** The newest node of the window whose events this stream has all seen; starts the reader here if it is the first. */
