@@ -35,15 +35,6 @@ import org.slf4j.LoggerFactory;
  * one per processor, and no processor polls. A stream that is behind the window (a replay, a processor
  * that was stopped) reads the store on its own until it catches up, then joins the window.
  * <p>
- * The window holds at most {@code capacity} events, and only those its slowest stream has not passed yet, plus a
- * slack of an eighth of that for the streams about to join: under load an event then leaves memory within a fraction of
- * a second, before the collector would copy it. A node that leaves the window is unlinked from the next: once the
- * collector has moved a node to the old generation, a link from it would keep every later node alive through the young
- * collections, dead or not, until the old generation is collected, and the whole stream of events would be copied
- * again and again (it was: the bulk of what each young collection copied). A stream left on an unlinked node reads the
- * store on its own, as one behind the window does. A stream whose processor handles none of the new events is woken once
- * it is the slack behind, so it passes over them and does not hold the window back.
- * <p>
  * Each stream keeps its own gap-aware token, advanced as the storage engine would advance it, so a
  * processor's stored token never claims an event it has not seen: the reader's tokens only tell a stream
  * which of its gaps can no longer be filled (the reader gave up on them too). A stream in step with the
@@ -59,7 +50,6 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private final EventStore eventStore;
     private final EventStorageEngine storage;
     private final int capacity;
-    private final int slack;
     private final int maxGapOffset;
     private final Duration gapTimeout;
     private final Duration otherNodesTick;
@@ -87,8 +77,6 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private final TrackedEventMessage<?> event;
         private final GapAwareTrackingToken token;
         private volatile Node next;
-        /** Out of the window; set before {@link #next} is cleared. */
-        private volatile boolean dropped;
 
         Node(long sequence, long index, TrackedEventMessage<?> event, GapAwareTrackingToken token) {
             this.sequence = sequence;
@@ -108,7 +96,6 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         this.eventStore = eventStore;
         this.storage = storage;
         this.capacity = capacity;
-        this.slack = Math.max(1, capacity / 8);
         this.maxGapOffset = maxGapOffset;
         this.gapTimeout = gapTimeout;
         this.otherNodesTick = otherNodesTick;
@@ -142,8 +129,9 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             try {
                 awaitWork();
                 dirty = false;
-                Node first = read();
-                if (first != null) {
+                Node before = newest;
+                if (read() > 0) {
+                    Node first = before.next;
                     streams.forEach(stream -> stream.notifyAvailable(first));
                     lock.lock();
                     try {
@@ -175,16 +163,13 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         }
     }
 
-    /**
-     * Appends what the store holds after the newest node; answers the first node appended (taken before the window
-     * lets go of anything: a large read can push it out at once), or null when the store had nothing new.
-     */
-    private Node read() {
+    /** Appends what the store holds after the newest node; answers how many events. */
+    private int read() {
         Node last = newest;
         if (last == null) {
-            return null;
+            return 0;
         }
-        Node first = null;
+        int read = 0;
         try (java.util.stream.Stream<? extends TrackedEventMessage<?>> events = storage.readEvents(last.token, false)) {
             Iterator<? extends TrackedEventMessage<?>> iterator = events.iterator();
             while (iterator.hasNext()) {
@@ -194,49 +179,15 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 last.next = node;
                 last = node;
                 newest = node;
-                if (first == null) {
-                    first = node;
+                read++;
+                Node first = oldest;
+                while (node.sequence - first.sequence > capacity) {
+                    first = first.next;
                 }
+                oldest = first;
             }
         }
-        if (first != null) {
-            drop(Math.max(last.sequence - capacity, Math.min(slowestJoined(), last.sequence) - slack));
-        }
-        return first;
-    }
-
-    /** Lets the nodes before {@code keepFrom} out of the window, unlinked from the ones after them. */
-    private void drop(long keepFrom) {
-        Node gone = oldest;
-        Node first = gone;
-        while (first.sequence < keepFrom) {
-            first = first.next;
-        }
-        oldest = first;
-        while (gone != first) {
-            Node next = gone.next;
-            gone.dropped = true;
-            gone.next = null;
-            gone = next;
-        }
-    }
-
-    /** The position of the window's slowest stream, or {@link Long#MAX_VALUE} when no stream takes from the window. */
-    private long slowestJoined() {
-        long slowest = Long.MAX_VALUE;
-        for (Stream stream : streams) {
-            Node at = stream.at;
-            if (at != null) {
-                slowest = Math.min(slowest, at.sequence);
-            }
-        }
-        return slowest;
-    }
-
-    /** How many events the window holds now. */
-    long held() {
-        Node first = oldest;
-        return first == null ? 0 : newest.sequence - first.sequence;
+        return read;
     }
 
     private void pause() {
@@ -307,8 +258,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private GapAwareTrackingToken token;
         private java.util.stream.Stream<? extends TrackedEventMessage<?>> own;
         private Iterator<? extends TrackedEventMessage<?>> ownEvents;
-        /** Where this stream is in the window (written by its processor's thread, read by the reader's), or null. */
-        private volatile Node at;
+        private Node at;
         private TrackedEventMessage<?> peeked;
         private volatile Runnable onAvailable;
         /** Payload types the processor has no handler for, as its coordinator reported them. */
@@ -324,19 +274,10 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             this.token = token;
         }
 
-        /**
-         * New events from {@code first} on: the processor is woken when one of them is of a type it handles, or when
-         * it is the window's slack behind (to pass over what it does not handle and let the window go of it).
-         */
+        /** New events from {@code first} on: the processor is woken when one of them is of a type it handles. */
         void notifyAvailable(Node first) {
             Runnable callback = onAvailable;
             if (callback == null) {
-                return;
-            }
-            Node position = at;
-            if (first.dropped || position != null && newest.sequence - position.sequence >= slack) {
-                // the new events are partly out of the window already (a large read), or this stream holds the window back
-                callback.run();
                 return;
             }
             for (Node node = first; node != null; node = node.next) {
@@ -442,8 +383,8 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         }
 
         private TrackedEventMessage<?> fromWindow() {
-            if (at.dropped || newest.sequence - at.sequence > capacity) {
-                // the window no longer holds its next events: read them from the store
+            if (newest.sequence - at.sequence > capacity) {
+                // so far behind that the window no longer holds its events: read them from the store
                 at = null;
                 return fromStore();
             }
@@ -459,45 +400,30 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                     passOver(node.event, -1);
                 }
             }
-            if (at.dropped) {
-                // the window let go of this node while the stream walked to it
-                at = null;
-                return fromStore();
-            }
             return null;
         }
 
-        /**
-         * The next event read from the store; at the store's end, the stream joins the window. When the window has
-         * moved past what the stream read meanwhile (no node its token covers), the store is read once more at once:
-         * what it missed is there. (Failing that, the processor asks again within its claim interval.)
-         */
         private TrackedEventMessage<?> fromStore() {
-            for (int attempt = 0; attempt < 2; attempt++) {
-                if (ownEvents == null) {
-                    own = storage.readEvents(token, false);
-                    ownEvents = own.iterator();
+            if (ownEvents == null) {
+                own = storage.readEvents(token, false);
+                ownEvents = own.iterator();
+            }
+            while (ownEvents.hasNext()) {
+                TrackedEventMessage<?> event = ownEvents.next();
+                GapAwareTrackingToken before = token;
+                token = (GapAwareTrackingToken) event.trackingToken();
+                long index = indexOf(before, token);
+                if (handles(event)) {
+                    return handOut(indexed(event, index));
                 }
-                while (ownEvents.hasNext()) {
-                    TrackedEventMessage<?> event = ownEvents.next();
-                    GapAwareTrackingToken before = token;
-                    token = (GapAwareTrackingToken) event.trackingToken();
-                    long index = indexOf(before, token);
-                    if (handles(event)) {
-                        return handOut(indexed(event, index));
-                    }
-                    passOver(event, index);
-                    if (passedOverIsDue()) {
-                        return handOutPassedOver();
-                    }
-                }
-                closeOwn();
-                at = joinPoint();
-                if (at != null) {
-                    return fromWindow();
+                passOver(event, index);
+                if (passedOverIsDue()) {
+                    return handOutPassedOver();
                 }
             }
-            return null;
+            closeOwn();
+            at = joinPoint();
+            return at == null ? null : fromWindow();
         }
 
         /** The newest node of the window whose events this stream has all seen; starts the reader here if it is the first. */

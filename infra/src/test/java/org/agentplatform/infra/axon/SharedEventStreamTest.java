@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.infra.support.PlatformTest;
 import org.agentplatform.kernel.GlobalIndex;
 import org.axonframework.common.stream.BlockingStream;
@@ -143,49 +142,6 @@ class SharedEventStreamTest {
     }
 
     @Test
-    void theWindowLetsGoOfWhatItsStreamsHavePassed() throws Exception {
-        String aggregate = UUID.randomUUID().toString();
-        Reader reader = new Reader(shared.openStream(shared.createHeadToken()), aggregate);
-        // the first event is read from the store by the stream itself, which joins the window once the store has no more
-        List<String> committed = new ArrayList<>(append(aggregate + "-joining", 1));
-        reader.awaitAll(committed);
-        reader.takeWhileAny();
-        committed.addAll(append(aggregate + "-a", 150));
-        shared.wake();
-        reader.awaitAll(committed);
-        // one more, read while the only stream stands at the head: the window keeps its slack (64 / 8) behind it
-        committed.addAll(append(aggregate + "-b", 1));
-        shared.wake();
-        reader.awaitAll(committed);
-        // the stream sees the event as soon as the reader links it, and the reader lets go of older ones right after
-        PlatformClient.await(shared::held, held -> held <= 32, "the window (capacity 64) to hold only its slack",
-                Duration.ofSeconds(5));
-    }
-
-    @Test
-    void aStreamTheWindowLetGoOfReadsOnFromTheStore() throws Exception {
-        TrackingToken start = shared.createHeadToken();
-        String aggregate = UUID.randomUUID().toString();
-        Reader slow = new Reader(shared.openStream(start), aggregate);
-        List<String> committed = new ArrayList<>(append(aggregate + "-joining", 1));
-        slow.awaitAll(committed);
-        slow.takeWhileAny();
-        Reader keepingUp = new Reader(shared.openStream(slow.token()), aggregate);
-        keepingUp.takeWhileAny();
-        // the window (capacity 64) moves on with the stream that keeps up and lets go of where the slow one stands
-        for (int round = 0; round < 5; round++) {
-            List<String> appended = append(aggregate + "-" + round, 30);
-            committed.addAll(appended);
-            shared.wake();
-            keepingUp.awaitAll(committed.subList(1, committed.size()));
-        }
-        slow.awaitAll(committed);
-        assertThat(slow.identifiers()).doesNotHaveDuplicates().containsExactlyElementsOf(committed);
-        slow.assertTokensGrow();
-        assertThat(keepingUp.identifiers()).doesNotHaveDuplicates().containsExactlyElementsOf(committed.subList(1, committed.size()));
-    }
-
-    @Test
     void eventsOfATypeTheProcessorHasNoHandlerForArePassedOverWhileItsTokenStillReachesTheHead() throws Exception {
         TrackingToken start = shared.createHeadToken();
         String aggregate = UUID.randomUUID().toString();
@@ -288,25 +244,15 @@ class SharedEventStreamTest {
             while (!order.containsAll(wanted)) {
                 assertThat(System.nanoTime()).as("events still missing").isLessThan(giveUp);
                 if (stream.hasNextAvailable(100, TimeUnit.MILLISECONDS)) {
-                    take(stream.nextAvailable());
+                    TrackedEventMessage<?> event = stream.nextAvailable();
+                    tokens.add(event.trackingToken());
+                    token = event.trackingToken();
+                    if (ofTest(event, aggregate)) {
+                        order.add(event.getIdentifier());
+                        seen.put(event.getIdentifier(), event.trackingToken());
+                        indexes.put(event.getIdentifier(), (Long) event.getMetaData().get(GlobalIndex.KEY));
+                    }
                 }
-            }
-        }
-
-        /** Takes events until none comes for a while. */
-        void takeWhileAny() throws InterruptedException {
-            while (stream.hasNextAvailable(200, TimeUnit.MILLISECONDS)) {
-                take(stream.nextAvailable());
-            }
-        }
-
-        private void take(TrackedEventMessage<?> event) {
-            tokens.add(event.trackingToken());
-            token = event.trackingToken();
-            if (ofTest(event, aggregate)) {
-                order.add(event.getIdentifier());
-                seen.put(event.getIdentifier(), event.trackingToken());
-                indexes.put(event.getIdentifier(), (Long) event.getMetaData().get(GlobalIndex.KEY));
             }
         }
 
