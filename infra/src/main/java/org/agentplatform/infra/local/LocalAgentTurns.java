@@ -137,9 +137,13 @@ final class LocalAgentTurns {
         if (turn.isEmpty()) {
             jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND state = 'running'", now(), channel);
         } else {
-            jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND turn = ? AND state = 'running'",
-                    now(), channel, turn.getAsInt());
+            markStopped(channel, turn.getAsInt());
         }
+    }
+
+    private void markStopped(UUID channel, int turn) {
+        jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND turn = ? AND state = 'running'",
+                now(), channel, turn);
     }
 
     /** The instance stopped, restarted or was destroyed: its running turns end without an answer from the agent. */
@@ -164,6 +168,9 @@ final class LocalAgentTurns {
                     held.stream().mapToInt(running -> running.turn.turn()).toArray(), node);
         }
         OffsetDateTime stale = OffsetDateTime.ofInstant(clock.instant().minus(staleAfter), ZoneOffset.UTC);
+        // a silent turn of a channel that has gone on to a later turn is over, not an orphan to run again
+        jdbc.update("UPDATE local_turn l SET state = 'stopped', updated_at = ? WHERE l.state = 'running' AND l.heartbeat_at < ?"
+                + " AND EXISTS (SELECT 1 FROM local_turn later WHERE later.channel_id = l.channel_id AND later.turn > l.turn)", now(), stale);
         List<AgentTurn> orphans = jdbc.query("UPDATE local_turn SET claimed_by = ?, heartbeat_at = ?, updated_at = ?"
                         + " WHERE state = 'running' AND heartbeat_at < ? RETURNING kind, channel_id, turn, instance_id, agent_id, owner_id,"
                         + " context_id, runtime_epoch, log_window, input::text AS input",
@@ -187,9 +194,24 @@ final class LocalAgentTurns {
     /** Runs the turn on a worker; {@code placement} is its instance and agent when read already (else null). */
     private void run(AgentTurn turn, Map<String, Object> placement) {
         Live running = new Live(turn);
-        Live previous = live.put(running.channel(), running);
-        if (previous != null) {
-            end(previous);
+        Live[] replaced = new Live[1];
+        Live current = live.compute(running.channel(), (channel, previous) -> {
+            if (previous != null && previous.turn.turn() > turn.turn()) {
+                return previous;
+            }
+            replaced[0] = previous;
+            return running;
+        });
+        if (current != running) {
+            // a later turn of the channel runs here, so this one is over: its stop came before its start, or it was taken over late
+            markStopped(turn.channel(), turn.turn());
+            return;
+        }
+        if (replaced[0] != null) {
+            end(replaced[0]);
+            if (replaced[0].turn.turn() < turn.turn()) {
+                markStopped(turn.channel(), replaced[0].turn.turn());
+            }
         }
         workers.execute(guarded(running, () -> begin(running, placement != null ? placement
                 : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()))));

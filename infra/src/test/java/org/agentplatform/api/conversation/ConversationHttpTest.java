@@ -9,10 +9,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.agentplatform.command.turn.AgentTurn;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.FakeOpenAi;
 import org.agentplatform.infra.support.PlatformClient;
+import org.agentplatform.kernel.agent.AgentId;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.task.TaskMessage;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -140,6 +145,34 @@ class ConversationHttpTest extends ApiTest {
         // the dispatcher hands a canceled turn's stop to the runtime off its own thread: it can arrive after the next turn started
         runtime.stopTurn(UUID.fromString(conversation), 1);
         assertThat(owner.awaitTurn(agent, conversation, 2, "completed").get("text").asString()).isEqualTo("echo: second");
+    }
+
+    @Test
+    void anEarlierTurnStartedLateWhileTheNextRunsIsStoppedNotRun() {
+        String conversation = owner.conversation(agent);
+        UUID channel = UUID.fromString(conversation);
+        owner.say(agent, conversation, "first");
+        owner.awaitTurn(agent, conversation, 1, "completed");
+        owner.say(agent, conversation, "second\n/echo deltas=4 take_ms=1500");
+        owner.conversationEvents(agent, conversation, null,
+                event -> "agent_reply_delta".equals(event.event()) && data(event).get("turn").asInt() == 2);
+        // turn 1 reaches the runtime only now, after turn 2 (its start swapped with what followed it on the dispatcher's executor)
+        AgentTurn first = jdbc().queryForObject("DELETE FROM local_turn WHERE channel_id = ? AND turn = 1 RETURNING owner_id, agent_id,"
+                + " instance_id, context_id, runtime_epoch, log_window", (row, index) -> new AgentTurn(AgentTurn.Kind.CONVERSATION, channel,
+                new OwnerId(row.getObject("owner_id", UUID.class)), new AgentId(row.getObject("agent_id", UUID.class)),
+                new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id"), 1, row.getLong("runtime_epoch"),
+                row.getLong("log_window"), TaskMessage.user("first", List.of())), channel);
+        runtime.startTurn(first);
+        assertThat(jdbc().queryForObject("SELECT state FROM local_turn WHERE channel_id = ? AND turn = 1", String.class, channel))
+                .isEqualTo("stopped");
+        assertThat(owner.awaitTurn(agent, conversation, 2, "completed").get("text").asString()).isEqualTo("echo: second");
+
+        // the same turn, silent on its node while the conversation went on, is not run again by the takeover sweep either
+        jdbc().update("UPDATE local_turn SET state = 'running', heartbeat_at = now() - interval '1 hour' WHERE channel_id = ? AND turn = 1",
+                channel);
+        runtime.recoverTurns();
+        assertThat(jdbc().queryForObject("SELECT state FROM local_turn WHERE channel_id = ? AND turn = 1", String.class, channel))
+                .isEqualTo("stopped");
     }
 
     @Test
