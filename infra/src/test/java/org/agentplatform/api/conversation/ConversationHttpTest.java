@@ -153,7 +153,8 @@ class ConversationHttpTest extends ApiTest {
         UUID channel = UUID.fromString(conversation);
         owner.say(agent, conversation, "first");
         owner.awaitTurn(agent, conversation, 1, "completed");
-        owner.say(agent, conversation, "second\n/echo deltas=4 take_ms=1500");
+        // turn 2 takes long enough that it still runs when turn 1 arrives below, on a slow box too
+        owner.say(agent, conversation, "second\n/echo deltas=4 take_ms=4000");
         owner.conversationEvents(agent, conversation, null,
                 event -> "agent_reply_delta".equals(event.event()) && data(event).get("turn").asInt() == 2);
         // turn 1 reaches the runtime only now, after turn 2 (its start swapped with what followed it on the dispatcher's executor)
