@@ -137,11 +137,7 @@ class ConversationHttpTest extends ApiTest {
     @Test
     void aLateStopOfAnEarlierTurnLeavesTheNextTurnRunning() {
         String conversation = owner.conversation(agent);
-        owner.say(agent, conversation, "first");
-        owner.awaitTurn(agent, conversation, 1, "completed");
-        owner.say(agent, conversation, "second\n/echo deltas=4 take_ms=1500");
-        owner.conversationEvents(agent, conversation, null,
-                event -> "agent_reply_delta".equals(event.event()) && data(event).get("turn").asInt() == 2);
+        secondTurnStreaming(conversation);
         // the dispatcher hands a canceled turn's stop to the runtime off its own thread: it can arrive after the next turn started
         runtime.stopTurn(UUID.fromString(conversation), 1);
         assertThat(owner.awaitTurn(agent, conversation, 2, "completed").get("text").asString()).isEqualTo("echo: second");
@@ -151,12 +147,7 @@ class ConversationHttpTest extends ApiTest {
     void anEarlierTurnStartedLateWhileTheNextRunsIsStoppedNotRun() {
         String conversation = owner.conversation(agent);
         UUID channel = UUID.fromString(conversation);
-        owner.say(agent, conversation, "first");
-        owner.awaitTurn(agent, conversation, 1, "completed");
-        // turn 2 takes long enough that it still runs when turn 1 arrives below, on a slow box too
-        owner.say(agent, conversation, "second\n/echo deltas=4 take_ms=4000");
-        owner.conversationEvents(agent, conversation, null,
-                event -> "agent_reply_delta".equals(event.event()) && data(event).get("turn").asInt() == 2);
+        secondTurnStreaming(conversation);
         // turn 1 reaches the runtime only now, after turn 2 (its start swapped with what followed it on the dispatcher's executor)
         AgentTurn first = jdbc().queryForObject("DELETE FROM local_turn WHERE channel_id = ? AND turn = 1 RETURNING owner_id, agent_id,"
                 + " instance_id, context_id, runtime_epoch, log_window", (row, index) -> new AgentTurn(AgentTurn.Kind.CONVERSATION, channel,
@@ -164,16 +155,31 @@ class ConversationHttpTest extends ApiTest {
                 new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id"), 1, row.getLong("runtime_epoch"),
                 row.getLong("log_window"), TaskMessage.user("first", List.of())), channel);
         runtime.startTurn(first);
-        assertThat(jdbc().queryForObject("SELECT state FROM local_turn WHERE channel_id = ? AND turn = 1", String.class, channel))
-                .isEqualTo("stopped");
+        assertThat(runtimeState(channel, 1)).isEqualTo("stopped");
         assertThat(owner.awaitTurn(agent, conversation, 2, "completed").get("text").asString()).isEqualTo("echo: second");
 
         // the same turn, silent on its node while the conversation went on, is not run again by the takeover sweep either
         jdbc().update("UPDATE local_turn SET state = 'running', heartbeat_at = now() - interval '1 hour' WHERE channel_id = ? AND turn = 1",
                 channel);
         runtime.recoverTurns();
-        assertThat(jdbc().queryForObject("SELECT state FROM local_turn WHERE channel_id = ? AND turn = 1", String.class, channel))
-                .isEqualTo("stopped");
+        assertThat(runtimeState(channel, 1)).isEqualTo("stopped");
+    }
+
+    /**
+     * Turn 1 answered, turn 2 asked and streaming its first delta; turn 2 takes long enough that it still runs while a
+     * test reaches the runtime about turn 1, on a slow box too.
+     */
+    private void secondTurnStreaming(String conversation) {
+        owner.say(agent, conversation, "first");
+        owner.awaitTurn(agent, conversation, 1, "completed");
+        owner.say(agent, conversation, "second\n/echo deltas=4 take_ms=4000");
+        owner.conversationEvents(agent, conversation, null,
+                event -> "agent_reply_delta".equals(event.event()) && data(event).get("turn").asInt() == 2);
+    }
+
+    /** The local runtime's record of the turn: running, finished, reported or stopped. */
+    private String runtimeState(UUID channel, int turn) {
+        return jdbc().queryForObject("SELECT state FROM local_turn WHERE channel_id = ? AND turn = ?", String.class, channel, turn);
     }
 
     @Test
