@@ -36,6 +36,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.agentplatform.query.channel.ChannelChunks.Written;
+import org.agentplatform.query.channel.ChannelChunks.WrittenAlong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -275,11 +276,34 @@ final class LocalAgentTurns {
             EchoAgent.Chunk chunk = plan.chunks().get(seq);
             batch.add(new ChannelChunks.Chunk(seq, chunk.kind(), chunk.text()));
         }
+        if (plan.stepDelayMs() == 0 && plan.outcome() != null) {
+            // the whole answer at once: the outcome is recorded with the chunks, in their statement
+            finishWith(running, batch, plan.outcome());
+            return;
+        }
         if (chunks.append(running.channel(), running.turn.turn(), running.turn.logWindow(), batch) == Written.TURN_OVER) {
             forget(running);
             return;
         }
         later(running, plan.stepDelayMs(), () -> step(running, plan, until));
+    }
+
+    /** Writes the turn's last chunks and records its outcome in one statement, then reports it. */
+    private void finishWith(Live running, List<ChannelChunks.Chunk> last, TurnOutcome outcome) {
+        AgentTurn turn = running.turn;
+        WrittenAlong written = chunks.append(turn.channel(), turn.turn(), turn.logWindow(), last, recordOutcome(turn, outcome));
+        switch (written.written()) {
+            case TURN_OVER -> forget(running);
+            case DROPPED -> complete(running, outcome);
+            case WRITTEN -> {
+                if (!running.over) {
+                    ended(running, outcome);
+                }
+                if (written.applied()) {
+                    report(turn.kind(), turn.channel(), turn.turn(), outcome);
+                }
+            }
+        }
     }
 
     /**
@@ -323,11 +347,16 @@ final class LocalAgentTurns {
         if (running.over) {
             return;
         }
+        ended(running, outcome);
+        finish(running.turn, outcome);
+    }
+
+    /** The turn ended on this node with {@code outcome}: no longer live, and timed. */
+    private void ended(Live running, TurnOutcome outcome) {
         forget(running);
         turnTimers.computeIfAbsent(outcomeName(outcome), name -> Timer.builder("agent.platform.turns")
                         .description("How long the agent worked on a turn, by how it ended").tag("outcome", name).register(meters))
                 .record(System.nanoTime() - running.startedNanos, TimeUnit.NANOSECONDS);
-        finish(running.turn, outcome);
     }
 
     private static String outcomeName(TurnOutcome outcome) {
@@ -343,11 +372,16 @@ final class LocalAgentTurns {
 
     /** Records the outcome, then reports it; a report that fails is retried by {@link #recover}. */
     private void finish(AgentTurn turn, TurnOutcome outcome) {
-        int recorded = jdbc.update("UPDATE local_turn SET state = 'finished', outcome = ?::jsonb, updated_at = ? WHERE channel_id = ?"
-                + " AND turn = ? AND state = 'running'", encode(outcome), now(), turn.channel(), turn.turn());
-        if (recorded == 1) {
+        ChannelChunks.Along record = recordOutcome(turn, outcome);
+        if (jdbc.update(record.statement(), record.arguments().toArray()) == 1) {
             report(turn.kind(), turn.channel(), turn.turn(), outcome);
         }
+    }
+
+    /** The running turn's outcome recorded: it is finished, to be reported. */
+    private ChannelChunks.Along recordOutcome(AgentTurn turn, TurnOutcome outcome) {
+        return ChannelChunks.Along.of("UPDATE local_turn SET state = 'finished', outcome = ?::jsonb, updated_at = ? WHERE channel_id = ?"
+                + " AND turn = ? AND state = 'running'", encode(outcome), now(), turn.channel(), turn.turn());
     }
 
     private void report(AgentTurn.Kind kind, UUID channel, int turn, TurnOutcome outcome) {

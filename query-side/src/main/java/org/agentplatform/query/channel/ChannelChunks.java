@@ -2,6 +2,8 @@ package org.agentplatform.query.channel;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.agentplatform.query.SqlTime;
@@ -26,14 +28,15 @@ public final class ChannelChunks {
 
     /**
      * One statement: whether a later status ended the turn, else the chunks (a turn that runs again writes
-     * each once: (channel, turn, seq) is unique) and one notification.
+     * each once: (channel, turn, seq) is unique), what else goes with them, and one notification.
      */
-    private static final String APPEND = "WITH ended AS (SELECT EXISTS (SELECT 1 FROM channel_message WHERE channel_id = ?"
+    private static final String ENDED = "WITH ended AS (SELECT EXISTS (SELECT 1 FROM channel_message WHERE channel_id = ?"
             + " AND log_offset >= ? AND status IS NOT NULL) AS over),"
             + " written AS (INSERT INTO channel_chunk (channel_id, log_offset, turn, seq, kind, text, created_at)"
             + " SELECT ?, c.log_offset, ?, c.seq, c.kind, c.text, ? FROM unnest(?::bigint[], ?::int[], ?::text[], ?::text[])"
-            + " AS c(log_offset, seq, kind, text) WHERE NOT (SELECT over FROM ended) ON CONFLICT DO NOTHING)"
-            + " SELECT CASE WHEN over THEN TRUE ELSE (SELECT FALSE FROM pg_notify(?, ?)) END FROM ended";
+            + " AS c(log_offset, seq, kind, text) WHERE NOT (SELECT over FROM ended) ON CONFLICT DO NOTHING)";
+    private static final String NOTIFIED = " SELECT CASE WHEN over THEN TRUE ELSE (SELECT FALSE FROM pg_notify(?, ?)) END AS over";
+    private static final String APPEND = ENDED + NOTIFIED + " FROM ended";
 
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
@@ -47,6 +50,21 @@ public final class ChannelChunks {
         DROPPED,
         /** The turn is over; stop streaming. */
         TURN_OVER
+    }
+
+    /**
+     * A change elsewhere that goes with the chunks (a turn's outcome with its last chunks): an {@code UPDATE} ending with
+     * its {@code WHERE} clause, applied in the chunks' statement only when they are written.
+     */
+    public record Along(String statement, List<Object> arguments) {
+
+        public static Along of(String statement, Object... arguments) {
+            return new Along(statement, Arrays.asList(arguments));
+        }
+    }
+
+    /** What became of chunks written {@link Along} another change, and whether that change applied. */
+    public record WrittenAlong(Written written, boolean applied) {
     }
 
     /** One streamed piece of a turn: its number in the turn, its kind and text. */
@@ -73,6 +91,38 @@ public final class ChannelChunks {
         if (chunks.getLast().seq() >= ChannelOffsets.CHUNKS_PER_WINDOW) {
             return Written.DROPPED;
         }
+        List<Object> arguments = arguments(channel, turn, window, chunks);
+        arguments.addAll(notification(channel, window, chunks));
+        Boolean over = transactions.execute(status -> {
+            ChannelLocks.lock(jdbc, channel);
+            // a statement after the lock: it sees every status committed before the lock was ours
+            return jdbc.queryForObject(APPEND, Boolean.class, arguments.toArray());
+        });
+        return Boolean.TRUE.equals(over) ? Written.TURN_OVER : Written.WRITTEN;
+    }
+
+    /**
+     * Appends chunks as {@link #append} does, and applies {@code along} in the same statement when they are written (not
+     * when they are {@link Written#DROPPED dropped} or the turn is over); {@code chunks} is not empty.
+     */
+    public WrittenAlong append(UUID channel, int turn, long window, List<Chunk> chunks, Along along) {
+        if (chunks.getLast().seq() >= ChannelOffsets.CHUNKS_PER_WINDOW) {
+            return new WrittenAlong(Written.DROPPED, false);
+        }
+        List<Object> arguments = arguments(channel, turn, window, chunks);
+        arguments.addAll(along.arguments());
+        arguments.addAll(notification(channel, window, chunks));
+        return transactions.execute(status -> {
+            ChannelLocks.lock(jdbc, channel);
+            return jdbc.queryForObject(ENDED + ", along AS (" + along.statement() + " AND NOT (SELECT over FROM ended) RETURNING 1)"
+                            + NOTIFIED + ", EXISTS (SELECT 1 FROM along) AS applied FROM ended",
+                    (row, index) -> new WrittenAlong(row.getBoolean("over") ? Written.TURN_OVER : Written.WRITTEN, row.getBoolean("applied")),
+                    arguments.toArray());
+        });
+    }
+
+    /** The arguments of {@link #ENDED}. */
+    private List<Object> arguments(UUID channel, int turn, long window, List<Chunk> chunks) {
         int size = chunks.size();
         long[] offsets = new long[size];
         int[] seqs = new int[size];
@@ -85,13 +135,13 @@ public final class ChannelChunks {
             kinds[index] = chunk.kind();
             texts[index] = chunk.text();
         }
-        Boolean over = transactions.execute(status -> {
-            ChannelLocks.lock(jdbc, channel);
-            // a statement after the lock: it sees every status committed before the lock was ours
-            return jdbc.queryForObject(APPEND, Boolean.class, channel, ChannelOffsets.ofEvent(window + 1), channel, turn,
-                    SqlTime.of(clock.instant()), offsets, seqs, kinds, texts, ChannelLog.NOTIFICATIONS, channel + ":" + offsets[size - 1]);
-        });
-        return Boolean.TRUE.equals(over) ? Written.TURN_OVER : Written.WRITTEN;
+        return new ArrayList<>(List.of(channel, ChannelOffsets.ofEvent(window + 1), channel, turn, SqlTime.of(clock.instant()), offsets,
+                seqs, kinds, texts));
+    }
+
+    /** The arguments of {@link #NOTIFIED}: the channel, at its last chunk's offset. */
+    private static List<Object> notification(UUID channel, long window, List<Chunk> chunks) {
+        return List.of(ChannelLog.NOTIFICATIONS, channel + ":" + ChannelOffsets.ofChunk(window, chunks.getLast().seq()));
     }
 
     /** Deletes chunks older than {@code retention}; a stream resumed before them says {@code backfill_truncated}. */
