@@ -1,5 +1,6 @@
 package org.agentplatform.query.channel;
 
+import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,7 +8,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import org.agentplatform.query.SqlTime;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementCallback;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -93,12 +97,7 @@ public final class ChannelChunks {
         }
         List<Object> arguments = arguments(channel, turn, window, chunks);
         arguments.addAll(notification(channel, window, chunks));
-        Boolean over = transactions.execute(status -> {
-            ChannelLocks.lock(jdbc, channel);
-            // a statement after the lock: it sees every status committed before the lock was ours
-            return jdbc.queryForObject(APPEND, Boolean.class, arguments.toArray());
-        });
-        return Boolean.TRUE.equals(over) ? Written.TURN_OVER : Written.WRITTEN;
+        return underLock(channel, APPEND, arguments, (row, index) -> row.getBoolean("over") ? Written.TURN_OVER : Written.WRITTEN);
     }
 
     /**
@@ -112,12 +111,34 @@ public final class ChannelChunks {
         List<Object> arguments = arguments(channel, turn, window, chunks);
         arguments.addAll(along.arguments());
         arguments.addAll(notification(channel, window, chunks));
-        return transactions.execute(status -> {
-            ChannelLocks.lock(jdbc, channel);
-            return jdbc.queryForObject(ENDED + ", along AS (" + along.statement() + " AND NOT (SELECT over FROM ended) RETURNING 1)"
-                            + NOTIFIED + ", EXISTS (SELECT 1 FROM along) AS applied FROM ended",
-                    (row, index) -> new WrittenAlong(row.getBoolean("over") ? Written.TURN_OVER : Written.WRITTEN, row.getBoolean("applied")),
-                    arguments.toArray());
+        return underLock(channel, ENDED + ", along AS (" + along.statement() + " AND NOT (SELECT over FROM ended) RETURNING 1)"
+                        + NOTIFIED + ", EXISTS (SELECT 1 FROM along) AS applied FROM ended",
+                arguments,
+                (row, index) -> new WrittenAlong(row.getBoolean("over") ? Written.TURN_OVER : Written.WRITTEN, row.getBoolean("applied")));
+    }
+
+    /**
+     * The one row of {@code statement}, run under the channel's lock in one round trip: the lock's statement and this one
+     * go in one message, which PostgreSQL runs as one transaction (its own when none is open here), holding the lock to its
+     * end; and {@code statement}, a command after the lock, sees every status committed before the lock was ours (read
+     * committed: each command takes a new snapshot).
+     */
+    private <T> T underLock(UUID channel, String statement, List<Object> arguments, RowMapper<T> mapper) {
+        List<Object> all = new ArrayList<>(arguments.size() + 1);
+        all.add(ChannelLocks.key(channel));
+        all.addAll(arguments);
+        return jdbc.execute(ChannelLocks.LOCK + "; " + statement, (PreparedStatementCallback<T>) prepared -> {
+            new ArgumentPreparedStatementSetter(all.toArray()).setValues(prepared);
+            prepared.execute();
+            if (!prepared.getMoreResults()) {
+                throw new IllegalStateException("The chunks' statement returned no rows");
+            }
+            try (ResultSet rows = prepared.getResultSet()) {
+                if (!rows.next()) {
+                    throw new IllegalStateException("The chunks' statement returned no rows");
+                }
+                return mapper.mapRow(rows, 0);
+            }
         });
     }
 

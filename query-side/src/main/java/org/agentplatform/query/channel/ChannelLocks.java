@@ -13,8 +13,16 @@ public final class ChannelLocks {
     private ChannelLocks() {
     }
 
+    /** The statement that takes a channel's lock until its transaction ends; its argument is the channel's {@link #key}. */
+    static final String LOCK = "SELECT pg_advisory_xact_lock(?)";
+
     /** Takes the lock until the current transaction ends. */
     public static void lock(JdbcTemplate jdbc, UUID channel) {
-        jdbc.query("SELECT pg_advisory_xact_lock(?)", row -> null, channel.getMostSignificantBits() ^ channel.getLeastSignificantBits());
+        jdbc.query(LOCK, row -> null, key(channel));
+    }
+
+    /** The channel's lock, as the argument of {@link #LOCK}. */
+    static long key(UUID channel) {
+        return channel.getMostSignificantBits() ^ channel.getLeastSignificantBits();
     }
 }
