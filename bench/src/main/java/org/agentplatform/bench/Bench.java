@@ -58,6 +58,8 @@ public final class Bench {
     private final Path out;
     private final boolean smoke;
     private final boolean profile;
+    /** Whether the service's PostgreSQL counts statements ({@link StatementCounts}) for the burst. */
+    private final boolean statements;
     private final Sizes sizes;
     private final Report report = new Report();
     private final List<String> only;
@@ -70,9 +72,10 @@ public final class Bench {
     /** The bench's own connection to the service's database, for counting unfinished tasks (opened once). */
     private Connection counting;
 
-    private Bench(Path serviceJar, List<String> javaOptions, Path out, boolean smoke, boolean profile, List<Double> curve,
-            List<String> only) {
+    private Bench(Path serviceJar, List<String> javaOptions, Path out, boolean smoke, boolean profile, boolean statements,
+            List<Double> curve, List<String> only) {
         this.only = only;
+        this.statements = statements;
         this.javaOptions = javaOptions;
         this.serviceJar = serviceJar;
         this.out = out;
@@ -89,6 +92,7 @@ public final class Bench {
         Path out = Path.of("bench/results");
         boolean smoke = false;
         boolean profile = false;
+        boolean statements = false;
         List<Double> curve = null;
         List<String> only = null;
         List<String> javaOptions = new ArrayList<>();
@@ -98,14 +102,15 @@ public final class Bench {
                 case "--out" -> out = Path.of(args[++index]);
                 case "--smoke" -> smoke = true;
                 case "--profile" -> profile = true;
+                case "--statements" -> statements = true;
                 case "--curve" -> curve = Stream.of(args[++index].split(",")).map(Double::valueOf).toList();
                 case "--only" -> only = List.of(args[++index].split(","));
                 case "--service-java-option" -> javaOptions.add(args[++index]);
-                default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--curve RATE,RATE...]"
+                default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--statements] [--curve RATE,RATE...]"
                         + " [--only raw,http,single,burst,invoke,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]");
             }
         }
-        new Bench(jar, javaOptions, out, smoke, profile, curve, only).run();
+        new Bench(jar, javaOptions, out, smoke, profile, statements, curve, only).run();
     }
 
     private void run() throws Exception {
@@ -119,8 +124,11 @@ public final class Bench {
         report.put("service_java_options", javaOptions);
         Path log = out.resolve(name + "-service.log");
         System.out.println("bench: starting " + serviceJar + " (log: " + log + ")");
-        try (Service started = Service.start(serviceJar, javaOptions, scratch.resolve("data"), log,
-                List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32"))) {
+        List<String> settings = new ArrayList<>(List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32"));
+        if (statements) {
+            settings.addAll(StatementCounts.SERVICE_SETTINGS);
+        }
+        try (Service started = Service.start(serviceJar, javaOptions, scratch.resolve("data"), log, settings)) {
             service = started;
             databasePassword = service.postgresPassword();
             setUp();
@@ -139,7 +147,7 @@ public final class Bench {
                 singleConnectionCreates();
             }
             if (runs("burst")) {
-                concurrentCreatesAndCompletion();
+                concurrentCreatesAndCompletion(name);
             }
             if (runs("invoke")) {
                 invokes();
@@ -316,8 +324,12 @@ public final class Bench {
     }
 
     /** The burst of creates on many connections, then the backlog it left, carried to completion. */
-    private void concurrentCreatesAndCompletion() throws Exception {
+    private void concurrentCreatesAndCompletion(String name) throws Exception {
         long unfinishedBefore = unfinishedTasks();
+        StatementCounts counts = statements ? new StatementCounts(counting) : null;
+        if (counts != null) {
+            counts.reset();
+        }
         double jvmBefore = service.jvmCpuSeconds();
         double postgresBefore = service.postgresCpuSeconds();
         long start = System.nanoTime();
@@ -337,6 +349,15 @@ public final class Bench {
         double sustained = (created - (left - unfinishedBefore)) / totalSeconds;
         double jvmPerTask = (service.jvmCpuSeconds() - jvmBefore) * 1000 / Math.max(1, created);
         double postgresPerTask = (service.postgresCpuSeconds() - postgresBefore) * 1000 / Math.max(1, created);
+        if (counts != null) {
+            // PostgreSQL's backends publish their commit counts when idle for a while (at most 10 s later)
+            Thread.sleep(11_000);
+            Map<String, Object> perTask = counts.perTask(created, out.resolve(name + "-statements.txt"));
+            report.put("statements_in_burst", perTask);
+            report.atMost("statements per task (pg_stat_statements)", ((Number) perTask.get("statements_per_task")).doubleValue(), "", null);
+            report.atMost("commits per task", ((Number) perTask.get("commits_per_task")).doubleValue(), "", null);
+            report.atMost("statement execution per task", ((Number) perTask.get("statement_execution_ms_per_task")).doubleValue(), "ms", null);
+        }
 
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("connections", sizes.clients());

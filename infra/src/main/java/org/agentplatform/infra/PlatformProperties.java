@@ -3,6 +3,8 @@ package org.agentplatform.infra;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -67,13 +69,29 @@ public record PlatformProperties(
      * @param binariesDir  where the PostgreSQL binaries are unpacked; empty: the system temp directory
      * @param port         0 picks a free port on 127.0.0.1
      * @param durable      fsync and synchronous commit (only throwaway test clusters turn this off)
+     * @param settings     further server settings, each passed as {@code -c name=value} ({@code shared_buffers: 1GB},
+     *                     {@code shared_preload_libraries: pg_stat_statements}); names and values are PostgreSQL's
      */
     public record EmbeddedPostgresSettings(
             Path binariesDir,
             @DefaultValue("0") int port,
             @DefaultValue("true") boolean durable,
             @DefaultValue("100") int maxConnections,
-            @DefaultValue("60s") Duration startTimeout) {
+            @DefaultValue("60s") Duration startTimeout,
+            @DefaultValue Map<String, String> settings) {
+
+        private static final Pattern SETTING_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_.]*");
+        private static final Pattern SETTING_VALUE = Pattern.compile("[A-Za-z0-9_.,:/+-]+");
+
+        public EmbeddedPostgresSettings {
+            settings = Map.copyOf(settings);
+            settings.forEach((name, value) -> {
+                if (!SETTING_NAME.matcher(name).matches() || !SETTING_VALUE.matcher(value).matches()) {
+                    throw new IllegalArgumentException("agent-platform.embedded-postgres.settings: '" + name + "=" + value
+                            + "' is not a PostgreSQL setting (names of letters, digits, '_' and '.'; values without spaces or quotes)");
+                }
+            });
+        }
 
         public Path binariesRoot() {
             return binariesDir != null ? binariesDir : Path.of(System.getProperty("java.io.tmpdir"), "agent-platform-postgres");

@@ -96,7 +96,7 @@ final class CliDatabase implements AutoCloseable {
         }
         PlatformProperties.EmbeddedPostgresSettings embedded = properties.embeddedPostgres();
         return EmbeddedPostgres.start(properties.dataDir(), new EmbeddedPostgres.Options(embedded.binariesRoot(),
-                embedded.port(), embedded.durable(), embedded.maxConnections(), embedded.startTimeout()));
+                embedded.port(), embedded.durable(), embedded.maxConnections(), embedded.startTimeout(), embedded.settings()));
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -35,7 +35,7 @@ public class DatabaseConfiguration {
         try {
             return EmbeddedPostgres.start(properties.dataDir(), new EmbeddedPostgres.Options(
                     embedded.binariesRoot(), embedded.port(), embedded.durable(), embedded.maxConnections(),
-                    embedded.startTimeout()));
+                    embedded.startTimeout(), embedded.settings()));
         } catch (IOException failure) {
             throw new UncheckedIOException("Cannot start the embedded PostgreSQL", failure);
         }

@@ -57,7 +57,13 @@ public final class EmbeddedPostgres implements DatabaseServer {
      * @param maxConnections the server's connection limit
      * @param startTimeout   how long start and stop may take
      */
-    public record Options(Path binariesRoot, int port, boolean durable, int maxConnections, Duration startTimeout) {
+    /** How the server runs; {@code settings} are further server settings, each passed as {@code -c name=value}. */
+    public record Options(Path binariesRoot, int port, boolean durable, int maxConnections, Duration startTimeout,
+            Map<String, String> settings) {
+
+        public Options(Path binariesRoot, int port, boolean durable, int maxConnections, Duration startTimeout) {
+            this(binariesRoot, port, durable, maxConnections, startTimeout, Map.of());
+        }
     }
 
     private EmbeddedPostgres(Path binaries, Path cluster, FileChannel lockChannel, FileLock lock, Options options) {
@@ -172,6 +178,7 @@ public final class EmbeddedPostgres implements DatabaseServer {
         if (!options.durable()) {
             settings.addAll(List.of("-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"));
         }
+        options.settings().forEach((name, value) -> settings.addAll(List.of("-c", name + "=" + value)));
         return settings;
     }
 
