@@ -170,6 +170,11 @@ class TaskStreamTest {
         }
 
         @Override
+        public Flux<Change> every(String channel) {
+            return Flux.never();
+        }
+
+        @Override
         public Flux<TaskRecord> list(OwnerId ownerId, AgentId agentId, Long since, int limit) {
             throw new UnsupportedOperationException();
         }

@@ -115,13 +115,13 @@ public class OperationsConfiguration {
     }
 
     @Bean
-    InstanceProjection instanceProjection(JdbcTemplate jdbc) {
-        return new InstanceProjection(jdbc);
+    InstanceProjection instanceProjection(JdbcTemplate jdbc, R2dbcAgentReads agentReads) {
+        return new InstanceProjection(jdbc, agentReads.placementChanges());
     }
 
     @Bean
-    AgentProjection agentProjection(JdbcTemplate jdbc) {
-        return new AgentProjection(jdbc);
+    AgentProjection agentProjection(JdbcTemplate jdbc, R2dbcAgentReads agentReads) {
+        return new AgentProjection(jdbc, agentReads.placementChanges());
     }
 
     @Bean
@@ -134,9 +134,9 @@ public class OperationsConfiguration {
         return new R2dbcInstanceReads(database, waits);
     }
 
-    @Bean
-    R2dbcAgentReads agentReads(DatabaseClient database, ReadModelWaits waits) {
-        return new R2dbcAgentReads(database, waits);
+    @Bean(destroyMethod = "close")
+    R2dbcAgentReads agentReads(DatabaseClient database, ReadModelWaits waits, ChangeFeed changeFeed) {
+        return new R2dbcAgentReads(database, waits, changeFeed);
     }
 
     @Bean

@@ -26,13 +26,20 @@ public class AgentProjection {
     public static final String GROUP = "agent-projection";
 
     private final JdbcTemplate jdbc;
+    private final PlacementChanges placements;
 
     public AgentProjection(JdbcTemplate jdbc) {
+        this(jdbc, PlacementChanges.NONE);
+    }
+
+    public AgentProjection(JdbcTemplate jdbc, PlacementChanges placements) {
         this.jdbc = jdbc;
+        this.placements = placements;
     }
 
     @EventHandler
     void on(AgentCreated event, @SequenceNumber long sequence, @Timestamp Instant at) {
+        placements.changing(event.agentId().value());
         jdbc.update("INSERT INTO agent_view (id, owner_id, instance_id, name, model, visibility, mcp_enabled, version, created_at,"
                         + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.agentId().value(), event.ownerId().value(), event.instanceId().value(), event.name(), event.model(),
@@ -100,6 +107,7 @@ public class AgentProjection {
         arguments[values.length + 2] = agent.value();
         arguments[values.length + 3] = sequence;
         String set = assignments.isEmpty() ? "" : assignments + ", ";
+        placements.changing(agent.value());
         ReadModelWaits.changed(jdbc, agent);
         return jdbc.update("UPDATE agent_view SET " + set + "version = ?, updated_at = ? WHERE id = ? AND version < ?", arguments) == 1;
     }

@@ -13,21 +13,28 @@ import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceStatus;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.feed.ChangeFeed;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-public final class R2dbcAgentReads implements AgentReads {
+public final class R2dbcAgentReads implements AgentReads, AutoCloseable {
+
+    /** How long a placement may be answered from memory at most, should a change's notification never come. */
+    private static final Duration PLACEMENT_MAX_AGE = Duration.ofSeconds(10);
 
     private static final String COLUMNS = "id, owner_id, instance_id, name, model, template_id, visibility, mcp_enabled, version,"
             + " created_at, updated_at";
 
     private final DatabaseClient database;
     private final ReadModelWaits waits;
+    private final PlacementCache placements;
 
-    public R2dbcAgentReads(DatabaseClient database, ReadModelWaits waits) {
+    /** {@code feed} carries the agent and instance projections' change notifications ({@link ReadModelWaits#CHANNEL}). */
+    public R2dbcAgentReads(DatabaseClient database, ReadModelWaits waits, ChangeFeed feed) {
         this.database = database;
         this.waits = waits;
+        this.placements = new PlacementCache(feed, ReadModelWaits.CHANNEL, PLACEMENT_MAX_AGE);
     }
 
     @Override
@@ -40,8 +47,13 @@ public final class R2dbcAgentReads implements AgentReads {
                         .map(skills -> withSkills(agent, skills.getOrDefault(agent.id().value(), List.of()))));
     }
 
+    /** From memory while neither the agent nor its instance changed (see {@link PlacementCache}). */
     @Override
     public Mono<AgentOnInstance> findOnInstance(AgentId agentId) {
+        return placements.get(agentId, () -> readOnInstance(agentId));
+    }
+
+    private Mono<AgentOnInstance> readOnInstance(AgentId agentId) {
         return database.sql("SELECT a.id, a.owner_id, a.instance_id, a.name, a.model, a.template_id, a.visibility, a.mcp_enabled,"
                         + " a.version, a.created_at, a.updated_at, i.status AS instance_status, i.runtime_epoch"
                         + " FROM agent_view a LEFT JOIN instance_view i ON i.id = a.instance_id WHERE a.id = :id AND NOT a.deleted")
@@ -71,6 +83,16 @@ public final class R2dbcAgentReads implements AgentReads {
     @Override
     public Mono<AgentRecord> awaitVersion(AgentId agentId, long version, Duration wait) {
         return waits.until(agentId, () -> find(agentId), agent -> agent.version() >= version, wait);
+    }
+
+    /** What the agent and instance projections tell of their changes, so that this node answers no placement they changed. */
+    public PlacementChanges placementChanges() {
+        return placements;
+    }
+
+    @Override
+    public void close() {
+        placements.close();
     }
 
     private Mono<Map<UUID, List<AgentRecord.Skill>>> skillsOf(List<UUID> agents) {

@@ -14,8 +14,22 @@ public interface ChangeFeed {
     record Change(String channel, String payload) {
     }
 
+    /** The payload of a wake-up after a reconnect, after the key ({@code <key>:resync}; {@code :resync} for {@link #every}). */
+    String RESYNC = "resync";
+
     /** Notifications on {@code channel} about {@code key}, and the feed's wake-ups after a reconnect. */
     Flux<Change> on(String channel, String key);
+
+    /**
+     * Every notification on {@code channel}, whatever its key, handed on before the subscribers of its key are woken; and
+     * after a reconnect one {@link #isResync resync} change (notifications sent meanwhile are lost).
+     */
+    Flux<Change> every(String channel);
+
+    /** Whether the change is a wake-up after a reconnect rather than a notification. */
+    static boolean isResync(Change change) {
+        return change.payload().endsWith(":" + RESYNC);
+    }
 
     /** The key of a payload: what comes before its first {@code ':'}. */
     static String keyOf(String payload) {

@@ -24,9 +24,9 @@ import reactor.util.retry.Retry;
 public final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(PostgresChangeFeed.class);
-    private static final String RESYNC = "resync";
-
     private final Map<Subscription, Set<FluxSink<Change>>> subscribers = new ConcurrentHashMap<>();
+    /** The subscribers of {@link #every}, by channel. */
+    private final Map<String, Set<FluxSink<Change>>> watchers = new ConcurrentHashMap<>();
     private final Disposable listening;
 
     private record Subscription(String channel, String key) {
@@ -53,6 +53,11 @@ public final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
         if (payload == null) {
             return;
         }
+        Set<FluxSink<Change>> watching = watchers.get(channel);
+        if (watching != null) {
+            Change change = new Change(channel, payload);
+            watching.forEach(sink -> sink.next(change));
+        }
         Set<FluxSink<Change>> sinks = subscribers.get(new Subscription(channel, ChangeFeed.keyOf(payload)));
         if (sinks != null) {
             Change change = new Change(channel, payload);
@@ -61,6 +66,10 @@ public final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
     }
 
     private void wakeEveryone() {
+        watchers.forEach((channel, sinks) -> {
+            Change change = new Change(channel, ":" + RESYNC);
+            sinks.forEach(sink -> sink.next(change));
+        });
         subscribers.forEach((subscription, sinks) -> {
             Change change = new Change(subscription.channel(), subscription.key() + ":" + RESYNC);
             sinks.forEach(sink -> sink.next(change));
@@ -81,6 +90,17 @@ public final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
                 return sinks.isEmpty() ? null : sinks;
             }));
         }, FluxSink.OverflowStrategy.LATEST);
+    }
+
+    @Override
+    public Flux<Change> every(String channel) {
+        return Flux.create(sink -> {
+            watchers.computeIfAbsent(channel, any -> ConcurrentHashMap.newKeySet()).add(sink);
+            sink.onDispose(() -> watchers.computeIfPresent(channel, (any, sinks) -> {
+                sinks.remove(sink);
+                return sinks.isEmpty() ? null : sinks;
+            }));
+        }, FluxSink.OverflowStrategy.BUFFER);
     }
 
     /** Streams currently subscribed (for metrics). */

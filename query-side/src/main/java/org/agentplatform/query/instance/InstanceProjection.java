@@ -10,6 +10,7 @@ import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceStatus;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.agent.PlacementChanges;
 import org.agentplatform.query.SqlTime;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -24,13 +25,21 @@ public class InstanceProjection {
     public static final String GROUP = "instance-projection";
 
     private final JdbcTemplate jdbc;
+    private final PlacementChanges placements;
 
     public InstanceProjection(JdbcTemplate jdbc) {
+        this(jdbc, PlacementChanges.NONE);
+    }
+
+    /** {@code placements} hears of every change of an instance's status or epoch (agents on it are placed anew). */
+    public InstanceProjection(JdbcTemplate jdbc, PlacementChanges placements) {
         this.jdbc = jdbc;
+        this.placements = placements;
     }
 
     @EventHandler
     void on(InstanceDeployRequested event, @SequenceNumber long sequence, @Timestamp Instant at) {
+        placements.changing(event.instanceId().value());
         jdbc.update("INSERT INTO instance_view (id, owner_id, name, provider_id, region_id, kind, status, version, created_at,"
                         + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.instanceId().value(), event.ownerId().value(), event.name(), event.providerId(), event.regionId(),
@@ -64,6 +73,7 @@ public class InstanceProjection {
     }
 
     private void change(InstanceId id, InstanceStatus status, Long runtimeEpoch, String failureReason, long sequence, Instant at) {
+        placements.changing(id.value());
         jdbc.update("UPDATE instance_view SET status = ?, runtime_epoch = COALESCE(?, runtime_epoch), failure_reason = ?,"
                         + " version = ?, updated_at = ? WHERE id = ? AND version < ?",
                 status.wireName(), runtimeEpoch, failureReason, sequence, SqlTime.of(at), id.value(), sequence);
