@@ -1,6 +1,7 @@
 package org.agentplatform.infra.axon;
 
 import java.time.Duration;
+import org.agentplatform.query.WriteBatching;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.messaging.Message;
 import org.axonframework.messaging.annotation.HandlerEnhancerDefinition;
@@ -19,8 +20,12 @@ import org.springframework.transaction.support.TransactionTemplate;
  * handler has failed, and while dead letters are retried, each event handler runs inside a savepoint
  * (a nested transaction): its failure rolls back to it, and the transaction goes on. In the steady state there
  * is no failure to isolate, and no savepoint costs a round trip.
+ * <p>
+ * It is also the projections' {@link WriteBatching}: in the steady state their statements wait for the batch's commit
+ * and go together; while failures are isolated they run in their handler, inside its savepoint. Held statements that
+ * fail at the commit make the batch's retry isolate its events.
  */
-final class SavepointPerEvent implements HandlerEnhancerDefinition {
+final class SavepointPerEvent implements HandlerEnhancerDefinition, WriteBatching {
 
     /** How long handlers keep their savepoints after a failure: long enough for the retried batch to get past it. */
     private static final long SUSPICION_NANOS = Duration.ofMinutes(2).toNanos();
@@ -52,6 +57,16 @@ final class SavepointPerEvent implements HandlerEnhancerDefinition {
                 return inSavepoint(() -> super.handle(message, target));
             }
         };
+    }
+
+    @Override
+    public boolean holding() {
+        return !isolating();
+    }
+
+    @Override
+    public void failed(RuntimeException failure) {
+        suspiciousUntil = System.nanoTime() + SUSPICION_NANOS;
     }
 
     private boolean isolating() {

@@ -10,6 +10,7 @@ import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.database.RuntimeDatabase;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.WriteBatching;
 import org.agentplatform.query.conversation.ConversationProjection;
 import org.agentplatform.query.conversation.ConversationReads;
 import org.agentplatform.query.task.R2dbcTaskReads;
@@ -44,8 +45,8 @@ public class TasksConfiguration {
     }
 
     @Bean
-    TaskProjection taskProjection(JdbcTemplate jdbc) {
-        return new TaskProjection(jdbc);
+    TaskProjection taskProjection(JdbcTemplate jdbc, WriteBatching batching) {
+        return new TaskProjection(jdbc, batching);
     }
 
     @Bean
@@ -54,8 +55,8 @@ public class TasksConfiguration {
     }
 
     @Bean
-    ConversationProjection conversationProjection(JdbcTemplate jdbc) {
-        return new ConversationProjection(jdbc);
+    ConversationProjection conversationProjection(JdbcTemplate jdbc, WriteBatching batching) {
+        return new ConversationProjection(jdbc, batching);
     }
 
     @Bean

@@ -10,16 +10,19 @@ import java.util.Map;
 import java.util.UUID;
 import org.agentplatform.kernel.task.Attachment;
 import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.query.HeldStatements;
 import org.agentplatform.query.JsonColumns;
 import org.agentplatform.query.SqlTime;
+import org.agentplatform.query.WriteBatching;
 import org.axonframework.eventhandling.TrackingToken;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * How a projection writes one event of a channel (a task or a conversation): the change of its snapshot (a row
  * of {@code view}: {@code task_view}, {@code conversation_view}), the event's rows in the log at offsets from
- * {@link ChannelOffsets} of its global index, and one notification on {@value #NOTIFICATIONS}, all in one
- * statement. The rows stay the truth; the notification only wakes readers.
+ * {@link ChannelOffsets} of its global index in one statement, and a notification on {@value #NOTIFICATIONS}; a
+ * processor batch's statements are sent together at its commit ({@link HeldStatements}), with one notification per
+ * channel. The rows stay the truth; the notification only wakes readers.
  */
 public final class ChannelLog {
 
@@ -32,6 +35,7 @@ public final class ChannelLog {
 
     private final JdbcTemplate jdbc;
     private final String view;
+    private final HeldStatements held;
 
     /** One row an event writes; {@code turn} null for the channel's turn after the change. */
     public record Row(String kind, Integer turn, String role, String status, String text, List<Attachment> attachments,
@@ -65,9 +69,11 @@ public final class ChannelLog {
         }
     }
 
-    public ChannelLog(JdbcTemplate jdbc, String view) {
+    /** {@code batching}: whether the projection's statements may wait for its commit ({@link HeldStatements}). */
+    public ChannelLog(JdbcTemplate jdbc, String view, WriteBatching batching) {
         this.jdbc = jdbc;
         this.view = view;
+        this.held = new HeldStatements(jdbc, batching, NOTIFICATIONS);
     }
 
     /** A message row (the caller's or the agent's, by its role). */
@@ -87,9 +93,10 @@ public final class ChannelLog {
     }
 
     /**
-     * Applies the view's change, then logs the rows (a replay writes them once) and notifies, in one statement. A row
-     * without a turn takes the turn the change returns (or, when the change did not apply: a replay, the view's). An
-     * event without rows changes the view only.
+     * Applies the view's change, then logs the rows (a replay writes them once), in one statement, and notifies; held
+     * until the commit while the projection's {@link WriteBatching} allows ({@link HeldStatements}). A row without a
+     * turn takes the turn the change returns (or, when the change did not apply: a replay, the view's). An event without
+     * rows changes the view only, at once.
      */
     public void write(UUID channel, long globalIndex, Instant at, Change change, List<Row> rows) {
         if (rows.size() > ChannelOffsets.FIRST_CHUNK) {
@@ -109,16 +116,14 @@ public final class ChannelLog {
             arguments.addAll(Arrays.asList(channel, offset + index, row.kind(), row.turn(), row.role(), row.status(), row.text(),
                     JsonColumns.write(attachments(row.attachments())), JsonColumns.write(row.data()), SqlTime.of(at)));
         }
-        arguments.addAll(List.of(NOTIFICATIONS, channel + ":" + (offset + rows.size() - 1)));
-        jdbc.query("WITH changed AS (" + change.statement() + "),"
+        held.run(channel, "WITH changed AS (" + change.statement() + "),"
                         + " current AS (SELECT COALESCE((SELECT turn FROM changed LIMIT 1), (SELECT turn FROM " + view + " WHERE id = ?), 0)"
-                        + " AS turn),"
-                        + " logged AS (INSERT INTO channel_message (channel_id, log_offset, kind, turn, role, status, text, attachments, data,"
+                        + " AS turn)"
+                        + " INSERT INTO channel_message (channel_id, log_offset, kind, turn, role, status, text, attachments, data,"
                         + " occurred_at) SELECT r.channel_id, r.log_offset, r.kind, COALESCE(r.turn, current.turn), r.role, r.status, r.text,"
                         + " r.attachments, r.data, r.occurred_at FROM current, (VALUES " + String.join(", ", Collections.nCopies(rows.size(), ROW))
-                        + ") AS r(channel_id, log_offset, kind, turn, role, status, text, attachments, data, occurred_at) ON CONFLICT DO NOTHING)"
-                        + " SELECT pg_notify(?, ?)",
-                row -> null, arguments.toArray());
+                        + ") AS r(channel_id, log_offset, kind, turn, role, status, text, attachments, data, occurred_at) ON CONFLICT DO NOTHING",
+                arguments.toArray(), channel + ":" + (offset + rows.size() - 1));
     }
 
     /** The event's own global index; a reader that does not add it (none today) falls back to its token's position. */

@@ -14,6 +14,7 @@ import org.agentplatform.kernel.conversation.ConversationEvent.TurnEnded;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnStarted;
 import org.agentplatform.kernel.task.TaskStatus;
 import org.agentplatform.query.SqlTime;
+import org.agentplatform.query.WriteBatching;
 import org.agentplatform.query.channel.ChannelLocks;
 import org.agentplatform.query.channel.ChannelLog;
 import org.axonframework.config.ProcessingGroup;
@@ -51,8 +52,13 @@ public class ConversationProjection {
     private final ChannelLog log;
 
     public ConversationProjection(JdbcTemplate jdbc) {
+        this(jdbc, WriteBatching.NONE);
+    }
+
+    /** {@code batching}: whether a batch's statements may wait for its commit, to be sent together. */
+    public ConversationProjection(JdbcTemplate jdbc, WriteBatching batching) {
         this.jdbc = jdbc;
-        this.log = new ChannelLog(jdbc, VIEW);
+        this.log = new ChannelLog(jdbc, VIEW, batching);
     }
 
     @EventHandler

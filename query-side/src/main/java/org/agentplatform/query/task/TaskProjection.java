@@ -23,6 +23,7 @@ import org.agentplatform.query.channel.ChannelChunks;
 import org.agentplatform.query.channel.ChannelLocks;
 import org.agentplatform.query.channel.ChannelLog;
 import org.agentplatform.query.SqlTime;
+import org.agentplatform.query.WriteBatching;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.SequenceNumber;
@@ -51,8 +52,13 @@ public class TaskProjection {
     private final ChannelLog log;
 
     public TaskProjection(JdbcTemplate jdbc) {
+        this(jdbc, WriteBatching.NONE);
+    }
+
+    /** {@code batching}: whether a batch's statements may wait for its commit, to be sent together. */
+    public TaskProjection(JdbcTemplate jdbc, WriteBatching batching) {
         this.jdbc = jdbc;
-        this.log = new ChannelLog(jdbc, "task_view");
+        this.log = new ChannelLog(jdbc, "task_view", batching);
     }
 
     @EventHandler
