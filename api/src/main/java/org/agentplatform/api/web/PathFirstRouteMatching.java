@@ -1,23 +1,101 @@
 package org.agentplatform.api.web;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.web.reactive.result.method.RequestMappingInfo;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.util.pattern.PathPattern;
 
 /**
- * The controllers' route matching, asking each route's path first. Spring checks a route's method, parameters,
- * headers, content types and version before its path, so a request to a path with an id (no direct lookup)
- * parsed its {@code Content-Type} and {@code Accept} against every one of the ~70 routes; most fail on the path,
- * the cheapest check. The result is the same: a route matches only when all of its conditions do, and the
- * 405/406/415 answers for a path without a full match are worked out as before.
+ * The controllers' route matching, asking each route's path first, and its path's shape before its pattern. Spring
+ * checks a route's method, parameters, headers, content types and version before its path, so a request to a path with
+ * an id (no direct lookup) parsed its {@code Content-Type} and {@code Accept} against every one of the ~70 routes; most
+ * fail on the path. Even the path pattern walks the request's path element by element; most routes are excluded sooner
+ * by their literal beginning ({@code /api/v1/agents/}) and their number of segments, compared with the path as
+ * received. The result is the same: a route matches only when all of its conditions do (a path with escapes or
+ * matrix parameters, which the patterns match decoded, skips the shape check), and the 405/406/415 answers for a path
+ * without a full match are worked out as before.
  */
 public final class PathFirstRouteMatching extends RequestMappingHandlerMapping {
 
+    private static final String PATH_SHAPE = PathFirstRouteMatching.class.getName() + ".path";
+
+    /** The shapes of each route's patterns, worked out on first use. */
+    private final Map<RequestMappingInfo, Shape[]> shapes = new ConcurrentHashMap<>();
+
+    /**
+     * What a path must look like to match a pattern: begin with its literal part up to its first variable or wildcard,
+     * and have its number of segments (at least that many, less one, for a pattern that captures the rest).
+     */
+    record Shape(String prefix, int segments, boolean open) {
+
+        static Shape of(PathPattern pattern) {
+            String text = pattern.getPatternString();
+            int variable = text.length();
+            for (char special : new char[] {'{', '*', '?'}) {
+                int at = text.indexOf(special);
+                if (at >= 0 && at < variable) {
+                    variable = at;
+                }
+            }
+            return new Shape(text.substring(0, variable), segmentCount(text), text.contains("**") || text.contains("{*"));
+        }
+
+        boolean admits(RequestPath path) {
+            return path.text().startsWith(prefix) && (open ? path.segments() >= segments - 1 : path.segments() == segments);
+        }
+    }
+
+    /** The request's path as received and its number of non-empty segments. */
+    record RequestPath(String text, int segments) {
+    }
+
     @Override
     protected RequestMappingInfo getMatchingMapping(RequestMappingInfo info, ServerWebExchange exchange) {
+        RequestPath path = requestPath(exchange);
+        if (path != null && !admits(info, path)) {
+            return null;
+        }
         if (info.getPatternsCondition().getMatchingCondition(exchange) == null) {
             return null;
         }
         return super.getMatchingMapping(info, exchange);
+    }
+
+    private boolean admits(RequestMappingInfo info, RequestPath path) {
+        Shape[] routeShapes = shapes.computeIfAbsent(info, any -> info.getPatternsCondition().getPatterns().stream()
+                .map(Shape::of).toArray(Shape[]::new));
+        for (Shape shape : routeShapes) {
+            if (shape.admits(path)) {
+                return true;
+            }
+        }
+        return routeShapes.length == 0;
+    }
+
+    /** The request's path, null when it holds escapes or matrix parameters (the patterns match those decoded). */
+    private static RequestPath requestPath(ServerWebExchange exchange) {
+        Object known = exchange.getAttributes().get(PATH_SHAPE);
+        if (known != null) {
+            return known instanceof RequestPath path ? path : null;
+        }
+        String text = exchange.getRequest().getPath().pathWithinApplication().value();
+        RequestPath path = text.indexOf('%') >= 0 || text.indexOf(';') >= 0 ? null : new RequestPath(text, segmentCount(text));
+        exchange.getAttributes().put(PATH_SHAPE, path == null ? Boolean.FALSE : path);
+        return path;
+    }
+
+    private static int segmentCount(String path) {
+        int segments = 0;
+        boolean inSegment = false;
+        for (int index = 0; index < path.length(); index++) {
+            boolean separator = path.charAt(index) == '/';
+            if (!separator && !inSegment) {
+                segments++;
+            }
+            inSegment = !separator;
+        }
+        return segments;
     }
 }

@@ -2,6 +2,7 @@ package org.agentplatform.api.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -54,6 +55,22 @@ class RouteMatchingHttpTest extends ApiTest {
             }
         }));
         assertThat(missed).isEmpty();
+    }
+
+    @Test
+    void aPathThatMatchesOnlyOnceDecodedOrWithoutItsMatrixParametersReachesItsRouteAsWithSpringsMatching() {
+        String agent = "00000000-0000-4000-8000-000000000000";
+        for (String path : List.of("/api/v1/%61gents/" + agent + "/tasks", "/api/v1/agents;x=1/" + agent + "/tasks",
+                "/api/v1/agents/" + agent + "/tasks")) {
+            MockServerWebExchange exchange = MockServerWebExchange.from(MockServerHttpRequest.method(HttpMethod.GET, URI.create(path))
+                    .header(HttpHeaders.ACCEPT, "*/*"));
+            Object matched = routes.getHandler(exchange).onErrorComplete().block();
+            assertThat(matched).as(path).isInstanceOfSatisfying(HandlerMethod.class,
+                    found -> assertThat(found.getMethod().getName()).isEqualTo("list"));
+        }
+        MockServerWebExchange longer = MockServerWebExchange.from(MockServerHttpRequest.get("/api/v1/agents/" + agent + "/tasks/x/y")
+                .header(HttpHeaders.ACCEPT, "*/*"));
+        assertThat(routes.getHandler(longer).onErrorComplete().block()).isNull();
     }
 
     @Test
