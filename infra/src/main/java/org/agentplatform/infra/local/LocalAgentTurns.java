@@ -440,10 +440,11 @@ final class LocalAgentTurns {
         }
     }
 
+    /** Runs the turn's next step after {@code delayMs}, on a worker; at once on this thread (a worker's) when there is no delay. */
     private void later(Live running, long delayMs, Runnable action) {
         Runnable turnStep = guarded(running, action);
         if (delayMs <= 0) {
-            workers.execute(turnStep);
+            turnStep.run();
         } else {
             timers.schedule(() -> workers.execute(turnStep), delayMs, TimeUnit.MILLISECONDS);
         }
