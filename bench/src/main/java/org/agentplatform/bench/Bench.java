@@ -96,6 +96,8 @@ public final class Bench {
         List<Double> curve = null;
         List<String> only = null;
         List<String> javaOptions = new ArrayList<>();
+        Path against = null;
+        int rounds = 6;
         for (int index = 0; index < args.length; index++) {
             switch (args[index]) {
                 case "--service-jar" -> jar = Path.of(args[++index]);
@@ -106,11 +108,36 @@ public final class Bench {
                 case "--curve" -> curve = Stream.of(args[++index].split(",")).map(Double::valueOf).toList();
                 case "--only" -> only = List.of(args[++index].split(","));
                 case "--service-java-option" -> javaOptions.add(args[++index]);
+                case "--against" -> against = Path.of(args[++index]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++index]);
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--statements] [--curve RATE,RATE...]"
-                        + " [--only raw,http,single,burst,invoke,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]");
+                        + " [--only raw,http,single,burst,invoke,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
+                        + " | --against OTHER_JAR [--rounds N]");
             }
         }
+        if (against != null) {
+            compare(jar, against, javaOptions, out, smoke, rounds);
+            return;
+        }
         new Bench(jar, javaOptions, out, smoke, profile, statements, curve, only).run();
+    }
+
+    /** {@code --against}: the two jars in alternating bursts ({@link Comparison}); A is {@code --service-jar}, B the other. */
+    private static void compare(Path jarA, Path jarB, List<String> javaOptions, Path out, boolean smoke, int rounds)
+            throws Exception {
+        Files.createDirectories(out);
+        Path scratch = Files.createTempDirectory("agent-platform-bench");
+        String name = "compare-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        Report report = new Report();
+        report.put("run", name);
+        report.put("machine", machine());
+        report.put("service_java_options", javaOptions);
+        List<String> settings = List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32");
+        Comparison comparison = smoke ? new Comparison(8, Duration.ofSeconds(2), 2, 1) : new Comparison(32, Duration.ofSeconds(10), rounds, 8);
+        comparison.run(jarA, jarB, javaOptions, settings, scratch, out, name, report);
+        report.write(out.resolve(name + ".json"));
+        System.out.println("bench: report " + out.resolve(name + ".json"));
+        deleteRecursively(scratch);
     }
 
     private void run() throws Exception {
