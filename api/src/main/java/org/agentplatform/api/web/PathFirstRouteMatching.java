@@ -1,7 +1,8 @@
 package org.agentplatform.api.web;
 
+import java.util.IdentityHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.reactive.result.method.RequestMappingInfo;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
@@ -19,10 +20,13 @@ import org.springframework.web.util.pattern.PathPattern;
  */
 public final class PathFirstRouteMatching extends RequestMappingHandlerMapping {
 
-    private static final String PATH_SHAPE = PathFirstRouteMatching.class.getName() + ".path";
+    /** The path of the request being looked up on this thread (the lookup asks every route about it). */
+    private static final ThreadLocal<RequestPath> LOOKING_UP = new ThreadLocal<>();
+    /** Marks a path the shapes cannot judge (escapes, matrix parameters). */
+    private static final RequestPath UNJUDGED = new RequestPath("", -1);
 
-    /** The shapes of each route's patterns, worked out on first use. */
-    private final Map<RequestMappingInfo, Shape[]> shapes = new ConcurrentHashMap<>();
+    /** The shapes of each route's patterns, by the route's identity; copied on write (only while routes are first seen). */
+    private volatile Map<RequestMappingInfo, Shape[]> shapes = new IdentityHashMap<>();
 
     /**
      * What a path must look like to match a pattern: begin with its literal part up to its first variable or wildcard,
@@ -52,9 +56,23 @@ public final class PathFirstRouteMatching extends RequestMappingHandlerMapping {
     }
 
     @Override
+    protected HandlerMethod lookupHandlerMethod(ServerWebExchange exchange) throws Exception {
+        RequestPath outer = LOOKING_UP.get();
+        LOOKING_UP.set(requestPath(exchange));
+        try {
+            return super.lookupHandlerMethod(exchange);
+        } finally {
+            LOOKING_UP.set(outer);
+        }
+    }
+
+    @Override
     protected RequestMappingInfo getMatchingMapping(RequestMappingInfo info, ServerWebExchange exchange) {
-        RequestPath path = requestPath(exchange);
-        if (path != null && !admits(info, path)) {
+        RequestPath path = LOOKING_UP.get();
+        if (path == null) {
+            path = requestPath(exchange);
+        }
+        if (path != UNJUDGED && !admits(info, path)) {
             return null;
         }
         if (info.getPatternsCondition().getMatchingCondition(exchange) == null) {
@@ -64,8 +82,15 @@ public final class PathFirstRouteMatching extends RequestMappingHandlerMapping {
     }
 
     private boolean admits(RequestMappingInfo info, RequestPath path) {
-        Shape[] routeShapes = shapes.computeIfAbsent(info, any -> info.getPatternsCondition().getPatterns().stream()
-                .map(Shape::of).toArray(Shape[]::new));
+        Shape[] routeShapes = shapes.get(info);
+        if (routeShapes == null) {
+            routeShapes = info.getPatternsCondition().getPatterns().stream().map(Shape::of).toArray(Shape[]::new);
+            synchronized (this) {
+                Map<RequestMappingInfo, Shape[]> more = new IdentityHashMap<>(shapes);
+                more.put(info, routeShapes);
+                shapes = more;
+            }
+        }
         for (Shape shape : routeShapes) {
             if (shape.admits(path)) {
                 return true;
@@ -74,16 +99,10 @@ public final class PathFirstRouteMatching extends RequestMappingHandlerMapping {
         return routeShapes.length == 0;
     }
 
-    /** The request's path, null when it holds escapes or matrix parameters (the patterns match those decoded). */
+    /** The request's path, {@link #UNJUDGED} when it holds escapes or matrix parameters (the patterns match those decoded). */
     private static RequestPath requestPath(ServerWebExchange exchange) {
-        Object known = exchange.getAttributes().get(PATH_SHAPE);
-        if (known != null) {
-            return known instanceof RequestPath path ? path : null;
-        }
         String text = exchange.getRequest().getPath().pathWithinApplication().value();
-        RequestPath path = text.indexOf('%') >= 0 || text.indexOf(';') >= 0 ? null : new RequestPath(text, segmentCount(text));
-        exchange.getAttributes().put(PATH_SHAPE, path == null ? Boolean.FALSE : path);
-        return path;
+        return text.indexOf('%') >= 0 || text.indexOf(';') >= 0 ? UNJUDGED : new RequestPath(text, segmentCount(text));
     }
 
     private static int segmentCount(String path) {
