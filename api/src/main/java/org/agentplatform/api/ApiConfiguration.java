@@ -43,6 +43,7 @@ import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.security.config.annotation.web.reactive.EnableWebFluxSecurity;
+import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.config.web.server.SecurityWebFiltersOrder;
 import org.springframework.security.config.web.server.ServerHttpSecurity;
 import org.springframework.security.web.server.SecurityWebFilterChain;
@@ -215,6 +216,16 @@ public class ApiConfiguration implements WebFluxConfigurer {
         firewall.setAllowedHeaderNames(HeaderText::allowedName);
         firewall.setAllowedHeaderValues(HeaderText::allowedValue);
         return firewall;
+    }
+
+    /**
+     * No observations of Spring Security's filters, authentications and authorizations: switched off by
+     * {@code management.observations.enable.spring.security}, they still wrapped every filter of every request in a
+     * decorator that asked for them; without this bean the wrappers are not built.
+     */
+    @Bean
+    SecurityObservationSettings securityObservationSettings() {
+        return SecurityObservationSettings.noObservations();
     }
 
     @Bean

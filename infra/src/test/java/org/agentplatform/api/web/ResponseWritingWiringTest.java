@@ -3,6 +3,7 @@ package org.agentplatform.api.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
+import java.lang.reflect.Field;
 import org.agentplatform.infra.support.PlatformTest;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -10,10 +11,11 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.codec.EncoderHttpMessageWriter;
 import org.springframework.http.codec.ServerCodecConfigurer;
 import org.springframework.http.codec.json.JacksonJsonEncoder;
+import org.springframework.security.web.server.WebFilterChainProxy;
 import tools.jackson.core.TokenStreamFactory;
 import tools.jackson.core.util.BufferRecycler;
 
-/** What every response's path costs besides its own work: the JSON encoder's buffers and the logger's filters. */
+/** What every response's path costs besides its own work: the JSON encoder's buffers, the logger's filters, security's wrappers. */
 @PlatformTest
 class ResponseWritingWiringTest {
 
@@ -33,6 +35,16 @@ class ResponseWritingWiringTest {
         BufferRecycler first = factory._getBufferRecycler();
         BufferRecycler second = factory._getBufferRecycler();
         assertThat(second).isSameAs(first);
+    }
+
+    @Autowired
+    WebFilterChainProxy security;
+
+    @Test
+    void securityFiltersRunUnwrappedByObservations() throws Exception {
+        Field decorator = WebFilterChainProxy.class.getDeclaredField("filterChainDecorator");
+        decorator.setAccessible(true);
+        assertThat(decorator.get(security)).isInstanceOf(WebFilterChainProxy.DefaultWebFilterChainDecorator.class);
     }
 
     @Test
