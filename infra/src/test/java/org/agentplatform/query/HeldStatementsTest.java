@@ -86,6 +86,28 @@ class HeldStatementsTest extends ApiTest {
     }
 
     @Test
+    void aTransactionThatBeganHoldingHoldsToItsEndSoNoStatementOvertakesAHeldOne() {
+        boolean[] holding = {true};
+        HeldStatements held = new HeldStatements(jdbc(), new WriteBatching() {
+            @Override
+            public boolean holding() {
+                return holding[0];
+            }
+
+            @Override
+            public void failed(RuntimeException failure) {
+            }
+        }, channel);
+        new TransactionTemplate(transactions).executeWithoutResult(status -> {
+            held.run("a", "INSERT INTO held_test (k, v) VALUES (?, ?)", new Object[] {"a", 1}, "a:1");
+            holding[0] = false;
+            held.run("a", SET, new Object[] {2, "a"}, "a:2");
+            assertThat(jdbc().queryForObject("SELECT count(*) FROM held_test", Long.class)).isZero();
+        });
+        assertThat(jdbc().queryForObject("SELECT v FROM held_test WHERE k = 'a'", Long.class)).isEqualTo(12L);
+    }
+
+    @Test
     void aHeldStatementThatFailsFailsTheCommitAndSaysSo() {
         List<RuntimeException> failures = new ArrayList<>();
         HeldStatements held = new HeldStatements(jdbc(), new WriteBatching() {

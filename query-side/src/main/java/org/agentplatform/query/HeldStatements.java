@@ -18,7 +18,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * one JDBC batch, which the driver sends in one go), then the (n+1)-th. A held statement must return no rows.
  * <p>
  * When {@link WriteBatching} says not to hold (the dead-letter queue isolates a failing event), or outside a
- * transaction, each statement and its notification run at once. A held statement that fails at the commit fails the
+ * transaction, each statement and its notification run at once; a transaction that began holding holds to its end
+ * (isolation asked for meanwhile comes with the retry, should the commit fail). A held statement that fails at the commit fails the
  * commit: the batch is handled again, event by event ({@link WriteBatching#failed}).
  */
 public final class HeldStatements {
@@ -61,12 +62,14 @@ public final class HeldStatements {
 
     /** Runs {@code sql} for {@code key} now or at the commit, and then notifies {@code payload} (the key's last one wins). */
     public void run(Object key, String sql, Object[] arguments, String payload) {
-        if (!batching.holding() || !TransactionSynchronizationManager.isSynchronizationActive()) {
+        boolean inTransaction = TransactionSynchronizationManager.isSynchronizationActive();
+        Held held = inTransaction ? (Held) TransactionSynchronizationManager.getResource(this) : null;
+        // a transaction that began holding goes on holding: a statement run now would overtake the held ones of its key
+        if (held == null && (!inTransaction || !batching.holding())) {
             jdbc.update(sql, arguments);
             jdbc.query("SELECT pg_notify(?, ?)", row -> null, channel, payload);
             return;
         }
-        Held held = (Held) TransactionSynchronizationManager.getResource(this);
         if (held == null) {
             held = new Held();
             TransactionSynchronizationManager.bindResource(this, held);
