@@ -29,7 +29,7 @@ final class PlacementCache implements PlacementChanges, AutoCloseable {
     /** Past this many entries (or changed keys remembered) the cache starts over rather than grow. */
     static final int MAX_ENTRIES = 10_000;
 
-    private final long maxAgeNanos;
+    private volatile long maxAgeNanos;
     private final Map<UUID, Entry> entries = new ConcurrentHashMap<>();
     /** The agents kept, by their instance (an instance's change drops its agents' entries). */
     private final Map<UUID, Set<UUID>> onInstance = new ConcurrentHashMap<>();
@@ -54,6 +54,10 @@ final class PlacementCache implements PlacementChanges, AutoCloseable {
             } else {
                 changed(ChangeFeed.keyOf(change.payload()));
             }
+        }, failure -> {
+            // no longer told of changes: keep nothing from now on
+            maxAgeNanos = 0;
+            forgetEverything();
         });
     }
 
