@@ -53,54 +53,45 @@ public final class PostgresChangeFeed implements ChangeFeed, AutoCloseable {
         if (payload == null) {
             return;
         }
-        Set<FluxSink<Change>> watching = watchers.get(channel);
-        if (watching != null) {
-            Change change = new Change(channel, payload);
-            watching.forEach(sink -> sink.next(change));
-        }
-        Set<FluxSink<Change>> sinks = subscribers.get(new Subscription(channel, ChangeFeed.keyOf(payload)));
-        if (sinks != null) {
-            Change change = new Change(channel, payload);
-            sinks.forEach(sink -> sink.next(change));
-        }
+        Change change = new Change(channel, payload);
+        send(watchers.get(channel), change);
+        send(subscribers.get(new Subscription(channel, ChangeFeed.keyOf(payload))), change);
     }
 
     private void wakeEveryone() {
-        watchers.forEach((channel, sinks) -> {
-            Change change = new Change(channel, ":" + RESYNC);
+        watchers.forEach((channel, sinks) -> send(sinks, new Change(channel, ":" + RESYNC)));
+        subscribers.forEach((subscription, sinks) -> send(sinks, new Change(subscription.channel(), subscription.key() + ":" + RESYNC)));
+    }
+
+    private static void send(Set<FluxSink<Change>> sinks, Change change) {
+        if (sinks != null) {
             sinks.forEach(sink -> sink.next(change));
-        });
-        subscribers.forEach((subscription, sinks) -> {
-            Change change = new Change(subscription.channel(), subscription.key() + ":" + RESYNC);
-            sinks.forEach(sink -> sink.next(change));
-        });
+        }
     }
 
     @Override
     public Flux<Change> on(String channel, String key) {
-        Subscription subscription = new Subscription(channel, key);
-        return Flux.create(sink -> {
-            subscribers.compute(subscription, (any, sinks) -> {
-                Set<FluxSink<Change>> joined = sinks == null ? ConcurrentHashMap.newKeySet() : sinks;
-                joined.add(sink);
-                return joined;
-            });
-            sink.onDispose(() -> subscribers.computeIfPresent(subscription, (any, sinks) -> {
-                sinks.remove(sink);
-                return sinks.isEmpty() ? null : sinks;
-            }));
-        }, FluxSink.OverflowStrategy.LATEST);
+        return join(subscribers, new Subscription(channel, key), FluxSink.OverflowStrategy.LATEST);
     }
 
     @Override
     public Flux<Change> every(String channel) {
+        return join(watchers, channel, FluxSink.OverflowStrategy.BUFFER);
+    }
+
+    /** A subscriber among {@code registry}'s sinks for {@code key} while it is subscribed. */
+    private static <K> Flux<Change> join(Map<K, Set<FluxSink<Change>>> registry, K key, FluxSink.OverflowStrategy overflow) {
         return Flux.create(sink -> {
-            watchers.computeIfAbsent(channel, any -> ConcurrentHashMap.newKeySet()).add(sink);
-            sink.onDispose(() -> watchers.computeIfPresent(channel, (any, sinks) -> {
+            registry.compute(key, (any, sinks) -> {
+                Set<FluxSink<Change>> joined = sinks == null ? ConcurrentHashMap.newKeySet() : sinks;
+                joined.add(sink);
+                return joined;
+            });
+            sink.onDispose(() -> registry.computeIfPresent(key, (any, sinks) -> {
                 sinks.remove(sink);
                 return sinks.isEmpty() ? null : sinks;
             }));
-        }, FluxSink.OverflowStrategy.BUFFER);
+        }, overflow);
     }
 
     /** Streams currently subscribed (for metrics). */
