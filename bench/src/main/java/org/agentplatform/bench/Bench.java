@@ -3,11 +3,6 @@ package org.agentplatform.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -35,6 +30,8 @@ import tools.jackson.databind.JsonNode;
 public final class Bench {
 
     private static final String HOST = "127.0.0.1";
+    /** The service's settings in every run: webhooks may call the bench's own sink on this box. */
+    private static final List<String> SERVICE_SETTINGS = List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32");
 
     /** How much of everything: the full run, or a seconds-long smoke that proves the suite works. */
     private record Sizes(int clients, Duration rawInsert, int warmup, int singleCreates, Duration burst, int invokes, int sseSamples,
@@ -68,9 +65,8 @@ public final class Bench {
     private String key;
     private String agent;
     private String instance;
-    private String databasePassword;
-    /** The bench's own connection to the service's database, for counting unfinished tasks (opened once). */
-    private Connection counting;
+    /** The service's unfinished tasks, on the bench's own connection to its database. */
+    private Backlog backlog;
 
     private Bench(Path serviceJar, List<String> javaOptions, Path out, boolean smoke, boolean profile, boolean statements,
             List<Double> curve, List<String> only) {
@@ -127,14 +123,13 @@ public final class Bench {
             throws Exception {
         Files.createDirectories(out);
         Path scratch = Files.createTempDirectory("agent-platform-bench");
-        String name = "compare-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        String name = "compare-" + stamp();
         Report report = new Report();
         report.put("run", name);
         report.put("machine", machine());
         report.put("service_java_options", javaOptions);
-        List<String> settings = List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32");
         Comparison comparison = smoke ? new Comparison(8, Duration.ofSeconds(2), 2, 1) : new Comparison(32, Duration.ofSeconds(10), rounds, 8);
-        comparison.run(jarA, jarB, javaOptions, settings, scratch, out, name, report);
+        comparison.run(jarA, jarB, javaOptions, SERVICE_SETTINGS, scratch, out, name, report);
         report.write(out.resolve(name + ".json"));
         System.out.println("bench: report " + out.resolve(name + ".json"));
         deleteRecursively(scratch);
@@ -143,7 +138,7 @@ public final class Bench {
     private void run() throws Exception {
         Files.createDirectories(out);
         Path scratch = Files.createTempDirectory("agent-platform-bench");
-        String stamp = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+        String stamp = stamp();
         String name = (smoke ? "smoke-" : "run-") + stamp;
         report.put("run", name);
         report.put("mode", smoke ? "smoke" : "full");
@@ -151,13 +146,13 @@ public final class Bench {
         report.put("service_java_options", javaOptions);
         Path log = out.resolve(name + "-service.log");
         System.out.println("bench: starting " + serviceJar + " (log: " + log + ")");
-        List<String> settings = new ArrayList<>(List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32"));
+        List<String> settings = new ArrayList<>(SERVICE_SETTINGS);
         if (statements) {
             settings.addAll(StatementCounts.SERVICE_SETTINGS);
         }
         try (Service started = Service.start(serviceJar, javaOptions, scratch.resolve("data"), log, settings)) {
             service = started;
-            databasePassword = service.postgresPassword();
+            backlog = new Backlog(service);
             setUp();
             if (runs("raw")) {
                 rawInserts(scratch);
@@ -206,10 +201,7 @@ public final class Bench {
                 service.stopProfile(out.resolve(name + "-service.jfr"));
             }
         } finally {
-            if (counting != null) {
-                counting.close();
-                counting = null;
-            }
+            backlog.close();
         }
         if (runs("replay")) {
             replay(scratch.resolve("data"), out.resolve(name + "-rebuild.log"));
@@ -222,19 +214,20 @@ public final class Bench {
         deleteRecursively(scratch);
     }
 
+    /** The run's name stamp: now, in UTC. */
+    private static String stamp() {
+        return DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now());
+    }
+
     private boolean runs(String phase) {
         return only == null || only.contains(phase);
     }
 
     private void setUp() throws Exception {
-        try (HttpConnection first = new HttpConnection(HOST, service.port(), service.firstKey())) {
-            key = new Platform(first).benchKey();
-        }
-        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
-            Platform platform = new Platform(http);
-            instance = platform.runningInstance();
-            agent = platform.echoAgent(instance);
-        }
+        Platform.Target target = Platform.setUp(HOST, service);
+        key = target.key();
+        instance = target.instance();
+        agent = target.agent();
     }
 
     private void rawInserts(Path scratch) throws Exception {
@@ -265,7 +258,7 @@ public final class Bench {
                     "/api/v1/providers", 200, null)));
             Thread invokes = Thread.ofPlatform().start(() -> quietly(() -> Load.closedLoop(HOST, service.port(), key, 2, round,
                     "/api/v1/agents/" + agent + "/invoke", 200, n -> Platform.json(Map.of("message", "warm up " + n)))));
-            Load.closedLoop(HOST, service.port(), key, sizes.clients(), round, tasksPath(), 202, n -> task("warm up " + n));
+            Load.closedLoop(HOST, service.port(), key, sizes.clients(), round, tasksPath(), 202, n -> Platform.echoTask("warm up " + n));
             reads.join();
             invokes.join();
             compilingShare = (compilationMillis() - compiledBefore) / ((System.nanoTime() - roundStart) / 1e6);
@@ -338,7 +331,7 @@ public final class Bench {
         try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
             for (int n = 0; n < sizes.singleCreates(); n++) {
                 long sent = System.nanoTime();
-                Platform.ok(http.post(tasksPath(), task("one by one " + n)), 202);
+                Platform.ok(http.post(tasksPath(), Platform.echoTask("one by one " + n)), 202);
                 latencies.record(sent, System.nanoTime());
             }
         }
@@ -353,7 +346,7 @@ public final class Bench {
     /** The burst of creates on many connections, then the backlog it left, carried to completion. */
     private void concurrentCreatesAndCompletion(String name) throws Exception {
         long unfinishedBefore = unfinishedTasks();
-        StatementCounts counts = statements ? new StatementCounts(counting) : null;
+        StatementCounts counts = statements ? new StatementCounts(backlog.connection()) : null;
         if (counts != null) {
             counts.reset();
         }
@@ -361,7 +354,7 @@ public final class Bench {
         double postgresBefore = service.postgresCpuSeconds();
         long start = System.nanoTime();
         Load.Result burst = Load.closedLoop(HOST, service.port(), key, sizes.clients(), sizes.burst(), tasksPath(), 202,
-                n -> task("burst " + n));
+                n -> Platform.echoTask("burst " + n));
         long backlog = unfinishedTasks();
         // every accepted create is a task (its 202 comes from the committed command); finished unless the read model shows it
         // queued or running (one it has not reached yet counts as finished here, so "during the burst" can run high; the
@@ -444,7 +437,7 @@ public final class Bench {
         try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
             for (int n = 0; n < samples; n++) {
                 long sent = System.nanoTime();
-                String task = Platform.ok(http.post(tasksPath(), task("watched " + n)), 202).at("/data/task_id").asString();
+                String task = Platform.ok(http.post(tasksPath(), Platform.echoTask("watched " + n)), 202).at("/data/task_id").asString();
                 try (EventStream stream = new HttpConnection(HOST, streams.port(), key)
                         .stream("/api/v1/agents/" + agent + "/tasks/" + task + "/events", null)) {
                     boolean seenStatus = false;
@@ -473,7 +466,7 @@ public final class Bench {
             background = Thread.ofPlatform().start(() -> {
                 try {
                     Load.openLoop(HOST, service.port(), key, 8, backgroundRate, Duration.ofMinutes(10), tasksPath(), 202,
-                            n -> task("background " + n), stop);
+                            n -> Platform.echoTask("background " + n), stop);
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                 }
@@ -628,7 +621,7 @@ public final class Bench {
         List<Map<String, Object>> json = new ArrayList<>();
         for (double rate : sizes.curveRates()) {
             Load.Result step = Load.openLoop(HOST, service.port(), key, sizes.clients(), rate, sizes.curveStep(), tasksPath(), 202,
-                    n -> task("curve " + n));
+                    n -> Platform.echoTask("curve " + n));
             points.add(new Chart.Point(rate, step.perSecond(), step.latency().p50(), step.latency().p99()));
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("offered_per_second", rate);
@@ -667,7 +660,7 @@ public final class Bench {
         List<String> hanging = new ArrayList<>();
         try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
             for (int n = 0; n < tasks; n++) {
-                hanging.add(Platform.ok(http.post(tasksPath(), task("hold on " + n + "\n/echo then=hang")), 202).at("/data/task_id").asString());
+                hanging.add(Platform.ok(http.post(tasksPath(), Platform.echoTask("hold on " + n + "\n/echo then=hang")), 202).at("/data/task_id").asString());
             }
         }
         service.collectGarbage();
@@ -790,45 +783,19 @@ public final class Bench {
         return values;
     }
 
-    /**
-     * Tasks of the read model still queued or running, counted through its partial indexes on those statuses, so the
-     * count costs the same after a warm-up of a hundred thousand tasks as before it (a count of every task did not, and
-     * its PostgreSQL CPU went into the figure per task).
-     */
-    private long unfinishedTasks() throws SQLException, IOException {
-        if (counting == null) {
-            counting = DriverManager.getConnection(service.jdbcUrl("agent_platform"), "postgres", databasePassword);
-        }
-        try (Statement statement = counting.createStatement();
-             ResultSet count = statement.executeQuery("SELECT (SELECT count(*) FROM task_view WHERE status = 'queued')"
-                     + " + (SELECT count(*) FROM task_view WHERE status = 'running')")) {
-            count.next();
-            return count.getLong(1);
-        }
+    private long unfinishedTasks() throws Exception {
+        return backlog.unfinished();
     }
 
     /** Waits until every task created so far has finished; answers how many have not. */
     private long awaitDrained() throws Exception {
-        Instant giveUp = Instant.now().plus(sizes.drainPatience());
-        long unfinished = unfinishedTasks();
-        while (unfinished > 0 && Instant.now().isBefore(giveUp)) {
-            Thread.sleep(100);
-            unfinished = unfinishedTasks();
-        }
-        if (unfinished > 0) {
-            System.out.println("bench: " + unfinished + " tasks still unfinished after " + sizes.drainPatience());
-        }
-        return unfinished;
+        return backlog.awaitDrained(sizes.drainPatience());
     }
 
     private String tasksPath() {
         return "/api/v1/agents/" + agent + "/tasks";
     }
 
-    /** A task the echo agent answers with two deltas. */
-    private static String task(String message) {
-        return Platform.json(Map.of("message", message + "\n/echo deltas=2"));
-    }
 
     private static Map<String, Object> machine() throws IOException {
         Map<String, Object> machine = new LinkedHashMap<>();

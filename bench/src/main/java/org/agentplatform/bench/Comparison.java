@@ -1,17 +1,13 @@
 package org.agentplatform.bench;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Two builds of the service compared in one run ({@code --against OTHER_JAR}): both are started (each on its own
@@ -25,50 +21,24 @@ final class Comparison {
     private static final String HOST = "127.0.0.1";
 
     /** One build, started and set up. */
-    private static final class Build implements AutoCloseable {
+    private record Build(String name, Service service, Platform.Target target, Backlog backlog) implements AutoCloseable {
 
-        final String name;
-        final Service service;
-        final String key;
-        final String agent;
-        final Connection counting;
-
-        Build(String name, Service service) throws Exception {
-            this.name = name;
-            this.service = service;
-            try (HttpConnection first = new HttpConnection(HOST, service.port(), service.firstKey())) {
-                key = new Platform(first).benchKey();
+        static Build start(String name, Service service) throws Exception {
+            try {
+                return new Build(name, service, Platform.setUp(HOST, service), new Backlog(service));
+            } catch (Exception failure) {
+                service.close();
+                throw failure;
             }
-            try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
-                Platform platform = new Platform(http);
-                agent = platform.echoAgent(platform.runningInstance());
-            }
-            counting = DriverManager.getConnection(service.jdbcUrl("agent_platform"), "postgres", service.postgresPassword());
         }
 
         String tasks() {
-            return "/api/v1/agents/" + agent + "/tasks";
-        }
-
-        long unfinished() throws Exception {
-            try (Statement statement = counting.createStatement();
-                 ResultSet count = statement.executeQuery("SELECT (SELECT count(*) FROM task_view WHERE status = 'queued')"
-                         + " + (SELECT count(*) FROM task_view WHERE status = 'running')")) {
-                count.next();
-                return count.getLong(1);
-            }
-        }
-
-        void awaitDrained() throws Exception {
-            Instant giveUp = Instant.now().plus(Duration.ofMinutes(5));
-            while (unfinished() > 0 && Instant.now().isBefore(giveUp)) {
-                Thread.sleep(100);
-            }
+            return "/api/v1/agents/" + target.agent() + "/tasks";
         }
 
         @Override
         public void close() throws Exception {
-            counting.close();
+            backlog.close();
             service.close();
         }
     }
@@ -77,6 +47,16 @@ final class Comparison {
     record Round(String build, double createsPerSecond, double p50, double p99, double completedPerSecond, double jvmMsPerTask,
             double postgresMsPerTask) {
     }
+
+    /** A figure of a round, by its name in the summary. */
+    private record Figure(String name, ToDoubleFunction<Round> of) {
+    }
+
+    private static final List<Figure> FIGURES = List.of(new Figure("creates/s", Round::createsPerSecond), new Figure("p50 ms", Round::p50),
+            new Figure("p99 ms", Round::p99), new Figure("completed/s", Round::completedPerSecond),
+            new Figure("JVM CPU ms per task", Round::jvmMsPerTask), new Figure("PostgreSQL CPU ms per task", Round::postgresMsPerTask));
+    /** How long a burst's backlog may take to drain. */
+    private static final Duration DRAIN_PATIENCE = Duration.ofMinutes(5);
 
     private final int clients;
     private final Duration burst;
@@ -94,13 +74,13 @@ final class Comparison {
     void run(Path jarA, Path jarB, List<String> javaOptions, List<String> settings, Path scratch, Path logs, String name, Report report)
             throws Exception {
         System.out.println("bench: comparing A " + jarA + " and B " + jarB);
-        try (Build a = new Build("A", Service.start(jarA, javaOptions, scratch.resolve("a"), logs.resolve(name + "-service-a.log"), settings));
-             Build b = new Build("B", Service.start(jarB, javaOptions, scratch.resolve("b"), logs.resolve(name + "-service-b.log"), settings))) {
+        try (Build a = Build.start("A", Service.start(jarA, javaOptions, scratch.resolve("a"), logs.resolve(name + "-service-a.log"), settings));
+             Build b = Build.start("B", Service.start(jarB, javaOptions, scratch.resolve("b"), logs.resolve(name + "-service-b.log"), settings))) {
             for (int round = 1; round <= warmupRounds; round++) {
                 for (Build build : List.of(a, b)) {
-                    Load.closedLoop(HOST, build.service.port(), build.key, clients, Duration.ofSeconds(15), build.tasks(), 202,
-                            n -> task("warm up " + n));
-                    build.awaitDrained();
+                    Load.closedLoop(HOST, build.service().port(), build.target().key(), clients, Duration.ofSeconds(15), build.tasks(), 202,
+                            n -> Platform.echoTask("warm up " + n));
+                    build.backlog().awaitDrained(DRAIN_PATIENCE);
                 }
                 System.out.printf("bench: warm-up round %d of %d%n", round, warmupRounds);
             }
@@ -112,7 +92,7 @@ final class Comparison {
                     Round result = burst(build);
                     measured.add(result);
                     System.out.printf(Locale.ROOT, "bench: round %d %s: %.0f creates/s, p50 %.1f ms, p99 %.1f ms, %.0f completed/s,"
-                                    + " JVM %.2f ms and PostgreSQL %.2f ms CPU per task%n", round, build.name, result.createsPerSecond(),
+                                    + " JVM %.2f ms and PostgreSQL %.2f ms CPU per task%n", round, build.name(), result.createsPerSecond(),
                             result.p50(), result.p99(), result.completedPerSecond(), result.jvmMsPerTask(), result.postgresMsPerTask());
                 }
             }
@@ -121,15 +101,17 @@ final class Comparison {
     }
 
     private Round burst(Build build) throws Exception {
-        double jvmBefore = build.service.jvmCpuSeconds();
-        double postgresBefore = build.service.postgresCpuSeconds();
+        Service service = build.service();
+        double jvmBefore = service.jvmCpuSeconds();
+        double postgresBefore = service.postgresCpuSeconds();
         long start = System.nanoTime();
-        Load.Result result = Load.closedLoop(HOST, build.service.port(), build.key, clients, burst, build.tasks(), 202, n -> task("burst " + n));
-        build.awaitDrained();
+        Load.Result result = Load.closedLoop(HOST, service.port(), build.target().key(), clients, burst, build.tasks(), 202,
+                n -> Platform.echoTask("burst " + n));
+        build.backlog().awaitDrained(DRAIN_PATIENCE);
         double seconds = (System.nanoTime() - start) / 1e9;
         double tasks = Math.max(1, result.ok());
-        return new Round(build.name, result.perSecond(), result.latency().p50(), result.latency().p99(), result.ok() / seconds,
-                (build.service.jvmCpuSeconds() - jvmBefore) * 1000 / tasks, (build.service.postgresCpuSeconds() - postgresBefore) * 1000 / tasks);
+        return new Round(build.name(), result.perSecond(), result.latency().p50(), result.latency().p99(), result.ok() / seconds,
+                (service.jvmCpuSeconds() - jvmBefore) * 1000 / tasks, (service.postgresCpuSeconds() - postgresBefore) * 1000 / tasks);
     }
 
     private static void report(List<Round> measured, Path jarA, Path jarB, Report report) {
@@ -137,10 +119,9 @@ final class Comparison {
         json.put("a", jarA.toString());
         json.put("b", jarB.toString());
         json.put("rounds", measured);
-        String[] figures = {"creates/s", "p50 ms", "p99 ms", "completed/s", "JVM CPU ms per task", "PostgreSQL CPU ms per task"};
         Map<String, Object> medians = new LinkedHashMap<>();
         System.out.printf("%nfigure                              median A     median B   median B/A   B/A of the rounds (min..max)%n");
-        for (int figure = 0; figure < figures.length; figure++) {
+        for (Figure figure : FIGURES) {
             List<Double> a = values(measured, "A", figure);
             List<Double> b = values(measured, "B", figure);
             List<Double> ratios = new ArrayList<>();
@@ -148,8 +129,8 @@ final class Comparison {
                 ratios.add(b.get(index) / a.get(index));
             }
             double ratio = median(ratios);
-            medians.put(figures[figure], Map.of("a", median(a), "b", median(b), "b_over_a", ratio));
-            System.out.printf(Locale.ROOT, "%-32s %11.2f %12.2f %12.3f   %.3f..%.3f%n", figures[figure], median(a), median(b), ratio,
+            medians.put(figure.name(), Map.of("a", median(a), "b", median(b), "b_over_a", ratio));
+            System.out.printf(Locale.ROOT, "%-32s %11.2f %12.2f %12.3f   %.3f..%.3f%n", figure.name(), median(a), median(b), ratio,
                     ratios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
                     ratios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN));
         }
@@ -157,15 +138,8 @@ final class Comparison {
         report.put("comparison", json);
     }
 
-    private static List<Double> values(List<Round> measured, String build, int figure) {
-        return measured.stream().filter(round -> round.build().equals(build)).map(round -> switch (figure) {
-            case 0 -> round.createsPerSecond();
-            case 1 -> round.p50();
-            case 2 -> round.p99();
-            case 3 -> round.completedPerSecond();
-            case 4 -> round.jvmMsPerTask();
-            default -> round.postgresMsPerTask();
-        }).toList();
+    private static List<Double> values(List<Round> measured, String build, Figure figure) {
+        return measured.stream().filter(round -> round.build().equals(build)).map(round -> figure.of().applyAsDouble(round)).toList();
     }
 
     private static double median(List<Double> values) {
@@ -177,7 +151,4 @@ final class Comparison {
         return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
-    private static String task(String message) {
-        return Platform.json(Map.of("message", message + "\n/echo deltas=2"));
-    }
 }

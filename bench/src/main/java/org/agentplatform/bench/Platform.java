@@ -43,6 +43,28 @@ final class Platform {
         return agent[0];
     }
 
+    /** What the bench loads: its key (of the first owner, highest quota), a running local instance, an echo agent on it. */
+    record Target(String key, String instance, String agent) {
+    }
+
+    /** Sets a freshly started service up for the bench, through the first owner's key. */
+    static Target setUp(String host, Service service) throws Exception {
+        String key;
+        try (HttpConnection first = new HttpConnection(host, service.port(), service.firstKey())) {
+            key = new Platform(first).benchKey();
+        }
+        try (HttpConnection http = new HttpConnection(host, service.port(), key)) {
+            Platform platform = new Platform(http);
+            String instance = platform.runningInstance();
+            return new Target(key, instance, platform.echoAgent(instance));
+        }
+    }
+
+    /** A task's body: {@code message}, which the echo agent answers with two deltas. */
+    static String echoTask(String message) {
+        return json(Map.of("message", message + "\n/echo deltas=2"));
+    }
+
     String prometheus() {
         return http.get("/actuator/prometheus").body();
     }
