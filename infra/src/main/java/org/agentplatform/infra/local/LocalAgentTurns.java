@@ -19,6 +19,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.agentplatform.command.turn.AgentTurn;
 import org.agentplatform.command.turn.TurnOutcome;
 import org.agentplatform.command.turn.TurnOutcome.AgentFailed;
@@ -60,6 +61,14 @@ final class LocalAgentTurns {
     private static final String PLACEMENT = " i.state, i.runtime_epoch, a.model, a.instructions FROM (VALUES (1)) AS one (x)"
             + " LEFT JOIN local_instance i ON i.instance_id = ?"
             + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
+    /**
+     * A running turn {@code l} nobody works on: claimed before the takeover delay (the first two parameters, the same instant)
+     * by a node not heard from since, or by this node (the third) which no longer holds it (the channels and turns it holds
+     * are the fourth and fifth: a turn whose failure could not be recorded either).
+     */
+    private static final String FORSAKEN = " l.state = 'running' AND l.claimed_at < ? AND (NOT EXISTS (SELECT 1 FROM local_runtime_node n"
+            + " WHERE n.node = l.claimed_by AND n.heartbeat_at >= ?) OR (l.claimed_by = ?"
+            + " AND (l.channel_id, l.turn) NOT IN (SELECT * FROM unnest(?::uuid[], ?::int[]))))";
 
     private final MeterRegistry meters;
     private final Map<String, Timer> turnTimers = new ConcurrentHashMap<>();
@@ -75,6 +84,7 @@ final class LocalAgentTurns {
     private final Map<UUID, Live> live = new ConcurrentHashMap<>();
     private final Queue<Reported> reported = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean markPending = new AtomicBoolean();
+    private volatile boolean nodeRecorded;
 
     /** A turn whose outcome the task or conversation took. */
     private record Reported(UUID channel, int turn) {
@@ -84,7 +94,8 @@ final class LocalAgentTurns {
     private static final class Live {
 
         private final AgentTurn turn;
-        private final long startedNanos = System.nanoTime();
+        /** When a worker began it (a turn may wait for a worker first). */
+        private volatile long startedNanos = System.nanoTime();
         private volatile boolean over;
         private volatile Disposable stream;
 
@@ -110,12 +121,19 @@ final class LocalAgentTurns {
         this.staleAfter = staleAfter;
     }
 
-    /** Runs the turn unless it is known already; a known one is reported again or taken over when its node went silent. */
+    /**
+     * Runs the turn unless it is known already. A known one (handed again by the sweeper while its first hand-off was on its
+     * way, or again after a processor's retry) is left to {@link #recover}: taken over if its node went silent, reported
+     * again if its outcome was not taken.
+     */
     void start(AgentTurn turn) {
+        if (!nodeRecorded) {
+            renewNode();
+        }
         OffsetDateTime now = now();
         // recorded, and where it is to run, in one statement
         Map<String, Object> placement = jdbc.queryForMap("WITH recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id,"
-                        + " agent_id, owner_id, context_id, runtime_epoch, log_window, input, state, claimed_by, heartbeat_at, created_at,"
+                        + " agent_id, owner_id, context_id, runtime_epoch, log_window, input, state, claimed_by, claimed_at, created_at,"
                         + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?)"
                         + " ON CONFLICT DO NOTHING RETURNING 1)"
                         + " SELECT EXISTS (SELECT 1 FROM recorded) AS recorded," + PLACEMENT,
@@ -125,7 +143,8 @@ final class LocalAgentTurns {
         if (Boolean.TRUE.equals(placement.get("recorded"))) {
             run(turn, placement);
         } else {
-            recover();
+            log.atDebug().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
+                    .log("the turn is known already; the recovery sweep sees to it");
         }
     }
 
@@ -157,39 +176,47 @@ final class LocalAgentTurns {
     }
 
     /**
-     * Keeps this node's turns alive, takes over turns whose node went silent, and reports outcomes that
-     * were recorded but not taken (the sweeper calls this).
+     * Keeps this node alive, takes over turns whose node went silent, and reports outcomes that were recorded but not
+     * taken (the sweeper calls this). Liveness is the node's: a turn, queued or long, costs no write per sweep.
      */
     void recover() {
-        List<Live> held = List.copyOf(live.values());
-        if (!held.isEmpty()) {
-            jdbc.update("UPDATE local_turn l SET heartbeat_at = ? FROM unnest(?::uuid[], ?::int[]) AS r(channel_id, turn)"
-                    + " WHERE l.channel_id = r.channel_id AND l.turn = r.turn AND l.claimed_by = ? AND l.state = 'running'", now(),
-                    held.stream().map(running -> running.channel().toString()).toArray(String[]::new),
-                    held.stream().mapToInt(running -> running.turn.turn()).toArray(), node);
-        }
+        renewNode();
         OffsetDateTime stale = OffsetDateTime.ofInstant(clock.instant().minus(staleAfter), ZoneOffset.UTC);
-        // a silent turn of a channel that has gone on to a later turn is over, not an orphan to run again
-        jdbc.update("UPDATE local_turn l SET state = 'stopped', updated_at = ? WHERE l.state = 'running' AND l.heartbeat_at < ?"
-                + " AND EXISTS (SELECT 1 FROM local_turn later WHERE later.channel_id = l.channel_id AND later.turn > l.turn)", now(), stale);
-        List<AgentTurn> orphans = jdbc.query("UPDATE local_turn SET claimed_by = ?, heartbeat_at = ?, updated_at = ?"
-                        + " WHERE state = 'running' AND heartbeat_at < ? RETURNING kind, channel_id, turn, instance_id, agent_id, owner_id,"
-                        + " context_id, runtime_epoch, log_window, input::text AS input",
+        List<Live> held = List.copyOf(live.values());
+        Object[] forsaken = {stale, stale, node, held.stream().map(running -> running.channel().toString()).toArray(String[]::new),
+                held.stream().mapToInt(running -> running.turn.turn()).toArray()};
+        // a forsaken turn of a channel that has gone on to a later turn is over, not an orphan to run again
+        jdbc.update("UPDATE local_turn l SET state = 'stopped', updated_at = ? WHERE" + FORSAKEN
+                + " AND EXISTS (SELECT 1 FROM local_turn later WHERE later.channel_id = l.channel_id AND later.turn > l.turn)",
+                Stream.concat(Stream.of(now()), Stream.of(forsaken)).toArray());
+        List<AgentTurn> orphans = jdbc.query("UPDATE local_turn l SET claimed_by = ?, claimed_at = ?, updated_at = ? WHERE" + FORSAKEN
+                        + " RETURNING kind, channel_id, turn, instance_id, agent_id, owner_id, context_id, runtime_epoch, log_window,"
+                        + " input::text AS input",
                 (row, index) -> new AgentTurn(AgentTurn.Kind.fromWireName(row.getString("kind")), row.getObject("channel_id", UUID.class),
                         new OwnerId(row.getObject("owner_id", UUID.class)), new AgentId(row.getObject("agent_id", UUID.class)),
                         new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id"), row.getInt("turn"),
                         row.getLong("runtime_epoch"), row.getLong("log_window"), JSON.readValue(row.getString("input"), TaskMessage.class)),
-                node, now(), now(), stale);
+                Stream.concat(Stream.of(node, now(), now()), Stream.of(forsaken)).toArray());
         orphans.forEach(turn -> {
             log.atInfo().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
                     .log("taking over a turn whose node went silent");
             run(turn, null);
         });
+        // silent nodes whose turns are all taken over are forgotten
+        jdbc.update("DELETE FROM local_runtime_node n WHERE n.heartbeat_at < ?"
+                + " AND NOT EXISTS (SELECT 1 FROM local_turn l WHERE l.claimed_by = n.node AND l.state = 'running')", stale);
         jdbc.query("SELECT kind, channel_id, turn, outcome::text AS outcome FROM local_turn WHERE state = 'finished' AND updated_at < ?",
                 row -> {
                     report(AgentTurn.Kind.fromWireName(row.getString("kind")), row.getObject("channel_id", UUID.class), row.getInt("turn"),
                             decode(row.getString("outcome")));
                 }, stale);
+    }
+
+    /** This node's liveness, which keeps every turn it holds from being taken over. */
+    private void renewNode() {
+        jdbc.update("INSERT INTO local_runtime_node (node, heartbeat_at) VALUES (?, ?)"
+                + " ON CONFLICT (node) DO UPDATE SET heartbeat_at = EXCLUDED.heartbeat_at", node, now());
+        nodeRecorded = true;
     }
 
     /** Runs the turn on a worker; {@code placement} is its instance and agent when read already (else null). */
@@ -238,6 +265,7 @@ final class LocalAgentTurns {
     }
 
     private void begin(Live running, Map<String, Object> placement) {
+        running.startedNanos = System.nanoTime();
         if (!"running".equals(placement.get("state"))
                 || ((Number) placement.get("runtime_epoch")).longValue() > running.turn.runtimeEpoch()) {
             complete(running, new Unavailable(AGENT_OFFLINE, "The agent's instance is not running the runtime this turn was sent to"));
@@ -282,7 +310,7 @@ final class LocalAgentTurns {
             return;
         }
         if (chunks.append(running.channel(), running.turn.turn(), running.turn.logWindow(), batch) == Written.TURN_OVER) {
-            forget(running);
+            overAlready(running);
             return;
         }
         later(running, plan.stepDelayMs(), () -> step(running, plan, until));
@@ -293,7 +321,7 @@ final class LocalAgentTurns {
         AgentTurn turn = running.turn;
         WrittenAlong written = chunks.append(turn.channel(), turn.turn(), turn.logWindow(), last, recordOutcome(turn, outcome));
         switch (written.written()) {
-            case TURN_OVER -> forget(running);
+            case TURN_OVER -> overAlready(running);
             case DROPPED -> complete(running, outcome);
             case WRITTEN -> {
                 if (!running.over) {
@@ -335,7 +363,7 @@ final class LocalAgentTurns {
                             ChannelChunks.Chunk chunk = new ChannelChunks.Chunk(seq.getAndIncrement(), ChannelChunks.AGENT_REPLY_DELTA, delta);
                             if (chunks.append(running.channel(), running.turn.turn(), running.turn.logWindow(), List.of(chunk))
                                     == Written.TURN_OVER) {
-                                forget(running);
+                                overAlready(running);
                             }
                         },
                         failure -> complete(running, new Unavailable("agent_service_unavailable",
@@ -425,6 +453,12 @@ final class LocalAgentTurns {
             log.atWarn().addKeyValue("turns", marks.size()).setCause(failure)
                     .log("reported turns not marked; they will be reported again");
         }
+    }
+
+    /** The task or conversation has ended the turn (canceled, timed out): it stops here too. */
+    private void overAlready(Live running) {
+        forget(running);
+        markStopped(running.channel(), running.turn.turn());
     }
 
     private void forget(Live running) {

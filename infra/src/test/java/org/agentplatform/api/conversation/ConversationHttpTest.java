@@ -158,9 +158,14 @@ class ConversationHttpTest extends ApiTest {
         assertThat(runtimeState(channel, 1)).isEqualTo("stopped");
         assertThat(owner.awaitTurn(agent, conversation, 2, "completed").get("text").asString()).isEqualTo("echo: second");
 
-        // the same turn, silent on its node while the conversation went on, is not run again by the takeover sweep either
-        jdbc().update("UPDATE local_turn SET state = 'running', heartbeat_at = now() - interval '1 hour' WHERE channel_id = ? AND turn = 1",
+        // the same turn, claimed long ago by a node that no longer holds it (this one) while the conversation went on, is not
+        // run again by the takeover sweep either; nor when its node went silent
+        jdbc().update("UPDATE local_turn SET state = 'running', claimed_at = now() - interval '1 hour' WHERE channel_id = ? AND turn = 1",
                 channel);
+        runtime.recoverTurns();
+        assertThat(runtimeState(channel, 1)).isEqualTo("stopped");
+        jdbc().update("UPDATE local_turn SET state = 'running', claimed_by = 'a-node-gone-silent', claimed_at = now() - interval '1 hour'"
+                + " WHERE channel_id = ? AND turn = 1", channel);
         runtime.recoverTurns();
         assertThat(runtimeState(channel, 1)).isEqualTo("stopped");
     }
