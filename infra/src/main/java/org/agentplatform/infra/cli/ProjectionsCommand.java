@@ -2,7 +2,6 @@ package org.agentplatform.infra.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,13 +9,12 @@ import java.util.TreeMap;
 import org.agentplatform.infra.audit.JdbcStoredEvents;
 import org.agentplatform.infra.audit.ProjectionRebuild;
 import org.agentplatform.infra.audit.ReadModels;
+import org.agentplatform.infra.axon.StoredTokens;
 import org.agentplatform.query.replay.ReadModel;
 import org.axonframework.serialization.jackson3.Jackson3Serializer;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code java -jar agent-platform.jar projections status | rebuild [<processor>|all]}
@@ -117,7 +115,6 @@ public final class ProjectionsCommand {
     }
 
     private static int status(JdbcTemplate jdbc, PrintStream out) {
-        JsonMapper json = JsonMapper.builder().build();
         Long head = jdbc.queryForObject("SELECT COALESCE(max(global_index), 0) FROM domain_event_entry", Long.class);
         Map<String, Long> parked = new TreeMap<>();
         jdbc.query("SELECT processing_group, count(*) AS events FROM dead_letter_entry GROUP BY processing_group",
@@ -129,7 +126,7 @@ public final class ProjectionsCommand {
         List<Map<String, Object>> tokens = jdbc.queryForList("SELECT processor_name, segment, token, owner, timestamp FROM token_entry"
                 + " ORDER BY processor_name, segment");
         for (Map<String, Object> token : tokens) {
-            long position = position((byte[]) token.get("token"), json);
+            long position = StoredTokens.position((byte[]) token.get("token"));
             String processor = (String) token.get("processor_name");
             out.printf("%-28s %-8s %,12d %,10d %,8d  %s%n", processor, token.get("segment"), position, Math.max(0, head - position),
                     parked.getOrDefault(processor, 0L), token.get("owner") == null ? "-" : token.get("owner") + " at " + token.get("timestamp"));
@@ -137,15 +134,5 @@ public final class ProjectionsCommand {
         long total = parked.values().stream().mapToLong(Long::longValue).sum();
         out.println(total == 0 ? "no parked events" : total + " parked event(s): java -jar agent-platform.jar deadletters list");
         return total == 0 ? 0 : 1;
-    }
-
-    /** A tracking token's position: the highest global index its segment has seen (0 before the first event). */
-    private static long position(byte[] token, JsonMapper json) {
-        if (token == null) {
-            return 0;
-        }
-        JsonNode node = json.readTree(new String(token, StandardCharsets.UTF_8));
-        JsonNode index = node.findValue("index");
-        return index == null || index.isNull() ? 0 : index.asLong();
     }
 }

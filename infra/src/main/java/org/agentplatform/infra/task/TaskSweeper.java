@@ -7,8 +7,10 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.command.turn.AgentTurn;
+import org.agentplatform.infra.axon.StoredTokens;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
@@ -57,33 +59,41 @@ final class TaskSweeper {
         jdbc.queryForList("SELECT DISTINCT t.instance_id FROM task_view t JOIN instance_view i ON i.id = t.instance_id"
                         + " WHERE t.status = 'queued' AND t.updated_at < ? AND i.status = 'running'", UUID.class, settled)
                 .forEach(instance -> dispatcher.dispatchQueuedOn(new InstanceId(instance)));
-        handBackStartedTurns(AgentTurn.Kind.TASK, "task_view", "status", settled);
-        handBackStartedTurns(AgentTurn.Kind.CONVERSATION, "conversation_view", "turn_status", settled);
+        handBackStartedTurns(AgentTurn.Kind.TASK, TaskDispatcher.GROUP, "task_view", "status", settled);
+        handBackStartedTurns(AgentTurn.Kind.CONVERSATION, ConversationDispatcher.GROUP, "conversation_view", "turn_status", settled);
         runtime.recoverTurns();
         chunks.prune(chunkRetention, PRUNE_BATCH);
     }
 
     /**
      * Hands the runtime again the running turns of tasks or conversations ({@code view}, whose {@code status} column
-     * says the turn runs) that it has no record of; the turn's chunks go in the window of the status row that
-     * started it.
+     * says the turn runs) that it has no record of, once their dispatcher ({@code dispatcher}, a processing group) has
+     * passed the event that started them: a turn whose start the dispatcher has not reached yet is on its way (a burst's
+     * backlog waits there), not lost. The turn's chunks go in the window of the status row that started it.
      */
-    private void handBackStartedTurns(AgentTurn.Kind kind, String view, String status, OffsetDateTime settled) {
+    private void handBackStartedTurns(AgentTurn.Kind kind, String dispatcher, String view, String status, OffsetDateTime settled) {
+        StoredTokens.Progress dispatched = StoredTokens.progress(jdbc, dispatcher);
+        if (dispatched.position() == 0) {
+            return;
+        }
         jdbc.query("SELECT v.id, v.owner_id, v.agent_id, v.instance_id, v.context_id, v.turn, i.runtime_epoch, m.text,"
                 + " m.attachments::text AS attachments, s.log_offset AS started FROM " + view + " v"
                 + " JOIN instance_view i ON i.id = v.instance_id"
                 + " JOIN channel_message m ON m.channel_id = v.id AND m.turn = v.turn AND m.kind = 'user_message'"
                 + " JOIN channel_message s ON s.channel_id = v.id AND s.turn = v.turn AND s.status = 'running'"
-                + " WHERE v." + status + " = 'running' AND v.updated_at < ?"
+                + " WHERE v." + status + " = 'running' AND v.updated_at < ? AND s.log_offset < ?"
                 + " AND NOT EXISTS (SELECT 1 FROM local_turn l WHERE l.channel_id = v.id AND l.turn = v.turn)", row -> {
+                    long started = ChannelOffsets.windowOf(row.getLong("started"));
+                    if (!dispatched.passed(started)) {
+                        return;
+                    }
                     UUID channel = row.getObject("id", UUID.class);
                     log.atInfo().addKeyValue(kind.wireName() + "_id", channel.toString()).log("handing a started turn to the runtime again");
                     runtime.startTurn(new AgentTurn(kind, channel, new OwnerId(row.getObject("owner_id", UUID.class)),
                             new AgentId(row.getObject("agent_id", UUID.class)), new InstanceId(row.getObject("instance_id", UUID.class)),
-                            row.getString("context_id"), row.getInt("turn"), row.getLong("runtime_epoch"),
-                            ChannelOffsets.windowOf(row.getLong("started")),
+                            row.getString("context_id"), row.getInt("turn"), row.getLong("runtime_epoch"), started,
                             TaskMessage.user(row.getString("text"), attachments(row.getString("attachments")))));
-                }, settled);
+                }, settled, ChannelOffsets.ofEvent(dispatched.position() + 1));
     }
 
     private static List<Attachment> attachments(String json) {

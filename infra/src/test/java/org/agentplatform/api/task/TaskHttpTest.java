@@ -10,10 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.query.channel.ChannelChunks;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -37,6 +40,9 @@ class TaskHttpTest extends ApiTest {
 
     @Autowired
     private LocalRuntime runtime;
+
+    @Autowired
+    private EventProcessingConfiguration processing;
 
     private PlatformClient owner;
     private String instance;
@@ -387,23 +393,43 @@ class TaskHttpTest extends ApiTest {
     }
 
     @Test
-    void theRuntimeKeepsItsRunningTurnAliveThenMarksItReported() {
+    void aRunningTurnStaysWithItsLiveNodePastTheTakeoverDelayWithNoWritePerSweep() {
         String task = owner.task(agent, "slow\n/echo take_ms=4000 deltas=2");
         Map<String, Object> started = await(() -> turnRow(task), row -> row != null && "running".equals(row.get("state")),
                 "the turn recorded as running");
-        clock.advance(Duration.ofSeconds(5));
+        clock.advance(Duration.ofSeconds(25)); // past the takeover delay (20 s)
         runtime.recoverTurns();
-        Map<String, Object> alive = turnRow(task);
-        assertThat(alive.get("state")).isEqualTo("running");
-        assertThat(((Number) alive.get("heartbeat_ms")).longValue())
-                .isGreaterThanOrEqualTo(((Number) started.get("heartbeat_ms")).longValue() + 5000);
+        assertThat(turnRow(task)).as("not taken over, not touched").isEqualTo(started);
+        assertThat(jdbc().queryForObject("SELECT (extract(epoch FROM heartbeat_at) * 1000)::bigint FROM local_runtime_node"
+                + " WHERE node = ?", Long.class, started.get("claimed_by"))).as("the node's own heartbeat")
+                .isGreaterThanOrEqualTo(((Number) started.get("claimed_ms")).longValue() + 25_000);
         owner.awaitTask(agent, task, "completed");
         await(() -> turnRow(task), row -> "reported".equals(row.get("state")), "the turn marked reported");
     }
 
+    @Test
+    void aStartedTurnItsDispatcherHasNotReachedIsLeftToTheDispatcherNotHandedBack() {
+        StreamingEventProcessor dispatcher = processing.eventProcessor(TaskDispatcher.GROUP, StreamingEventProcessor.class).orElseThrow();
+        dispatcher.shutdownAsync().join();
+        String task;
+        try {
+            task = owner.task(agent, "behind a slow dispatcher");
+            owner.awaitTask(agent, task, "running");
+            clock.advance(Duration.ofSeconds(5)); // long past the sweeper's grace for a started turn with no runtime record
+            long advanced = clock.millis();
+            await(() -> jdbc().queryForObject("SELECT (extract(epoch FROM max(heartbeat_at)) * 1000)::bigint FROM local_runtime_node",
+                    Long.class), heartbeat -> heartbeat != null && heartbeat >= advanced, "a task sweep after the clock moved");
+            assertThat(turnRow(task)).as("not handed to the runtime by the sweeper").isNull();
+        } finally {
+            dispatcher.start();
+        }
+        owner.awaitTask(agent, task, "completed");
+    }
+
     private Map<String, Object> turnRow(String task) {
-        return jdbc().queryForList("SELECT state, (extract(epoch FROM heartbeat_at) * 1000)::bigint AS heartbeat_ms FROM local_turn"
-                + " WHERE channel_id = ?::uuid", task).stream().findFirst().orElse(null);
+        return jdbc().queryForList("SELECT state, claimed_by, (extract(epoch FROM claimed_at) * 1000)::bigint AS claimed_ms,"
+                + " (extract(epoch FROM updated_at) * 1000)::bigint AS updated_ms FROM local_turn WHERE channel_id = ?::uuid", task)
+                .stream().findFirst().orElse(null);
     }
 
     private WebTestClient.ResponseSpec createTask(Map<String, ?> body) {
