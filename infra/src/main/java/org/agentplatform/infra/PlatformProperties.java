@@ -172,10 +172,25 @@ public record PlatformProperties(
     /**
      * @param chunkRetention  streaming chunks older than this are pruned (a stream resumed before them says backfill_truncated)
      * @param turnTakeover    a running turn whose node has been silent this long is run again by another node (or after a restart)
+     * @param turnWorkers     threads the local runtime works on turns with, 0 for one per core: a turn holds one only while it
+     *                        computes or writes (a model's stream or a step's delay holds none), and more than the cores only
+     *                        take the CPU from the API's requests in a burst (turns wait for a worker instead, in memory)
      */
     public record Tasks(
             @DefaultValue("24h") Duration chunkRetention,
-            @DefaultValue("20s") Duration turnTakeover) {
+            @DefaultValue("20s") Duration turnTakeover,
+            @DefaultValue("0") int turnWorkers) {
+
+        public Tasks {
+            if (turnWorkers < 0) {
+                throw new IllegalArgumentException("agent-platform.tasks.turn-workers must be 0 (one per core) or more");
+            }
+        }
+
+        /** How many threads the local runtime works on turns with. */
+        public int turnThreads() {
+            return turnWorkers == 0 ? Runtime.getRuntime().availableProcessors() : turnWorkers;
+        }
     }
 
     /**

@@ -78,13 +78,15 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     /**
      * @param tasks       where cron entries create their tasks
      * @param archives    where skills installed by file id are read from
-     * @param staleTurns  a running turn whose node has not touched it for this long is taken over
+     * @param workers     where runtime methods and lifecycle calls are applied
+     * @param turnWorkers where turns are worked on, apart so that a burst of turns does not hold up the methods
+     * @param staleTurns  a running turn whose node has been silent this long is taken over
      * @param meters      where turn durations are recorded
      * @param realDisplays whether running linux instances get a real X display (when Xvfb and xdotool are installed)
      */
     public LocalRuntime(JdbcTemplate jdbc, TransactionTemplate transactions, ModelCatalog catalog, ModelBackends backends,
             ChannelChunks chunks, TurnReports reports, CronTasks tasks, SkillArchives archives, ScheduledExecutorService timers,
-            Executor workers, Clock clock, Duration staleTurns, MeterRegistry meters, boolean realDisplays) {
+            Executor workers, Executor turnWorkers, Clock clock, Duration staleTurns, MeterRegistry meters, boolean realDisplays) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.timers = timers;
@@ -96,7 +98,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         this.mcp = new LocalMcp(jdbc, agents, clock);
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
-        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, workers, clock, staleTurns, meters);
+        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, turnWorkers, clock, staleTurns, meters);
         this.devices = new LocalDevices(this::takeFault, this::isRunning, realDisplays);
     }
 

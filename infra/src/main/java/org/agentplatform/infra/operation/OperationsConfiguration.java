@@ -70,6 +70,11 @@ public class OperationsConfiguration {
         return WorkerPools.fixed("local-runtime", 8);
     }
 
+    @Bean(destroyMethod = "shutdown")
+    ExecutorService turnExecutor(PlatformProperties properties) {
+        return WorkerPools.fixed("local-turns", properties.tasks().turnThreads());
+    }
+
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService runtimeTimers() {
         return WorkerPools.timer("local-runtime-timer");
@@ -78,10 +83,11 @@ public class OperationsConfiguration {
     @Bean
     LocalRuntime localRuntime(RuntimeDatabase database, ModelCatalog catalog, ModelBackends backends,
             ChannelChunks channelChunks, TurnReports turnReports, CommandGateway commands, SkillArchives skillArchives,
-            ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, Clock clock, PlatformProperties properties,
+            ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, ExecutorService turnExecutor, Clock clock,
+            PlatformProperties properties,
             MeterRegistry meters) {
         return new LocalRuntime(database.jdbc(), database.transactions(), catalog, backends, channelChunks, turnReports,
-                command -> ProcessCommands.send(commands, command, TurnReports.RUNTIME), skillArchives, runtimeTimers, runtimeExecutor, clock,
+                command -> ProcessCommands.send(commands, command, TurnReports.RUNTIME), skillArchives, runtimeTimers, runtimeExecutor, turnExecutor, clock,
                 properties.tasks().turnTakeover(), meters, properties.control().realX());
     }
 
