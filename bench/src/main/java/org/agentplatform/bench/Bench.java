@@ -93,6 +93,7 @@ public final class Bench {
         List<String> only = null;
         List<String> javaOptions = new ArrayList<>();
         Path against = null;
+        List<String> againstOptions = new ArrayList<>();
         int rounds = 6;
         for (int index = 0; index < args.length; index++) {
             switch (args[index]) {
@@ -105,21 +106,27 @@ public final class Bench {
                 case "--only" -> only = List.of(args[++index].split(","));
                 case "--service-java-option" -> javaOptions.add(args[++index]);
                 case "--against" -> against = Path.of(args[++index]);
+                case "--against-java-option" -> againstOptions.add(args[++index]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++index]);
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--statements] [--curve RATE,RATE...]"
                         + " [--only raw,http,single,burst,invoke,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
-                        + " | --against OTHER_JAR [--rounds N]");
+                        + " | --against OTHER_JAR [--against-java-option OPTION]... [--rounds N]");
             }
         }
         if (against != null) {
-            compare(jar, against, javaOptions, out, smoke, rounds);
+            List<String> optionsB = new ArrayList<>(javaOptions);
+            optionsB.addAll(againstOptions);
+            compare(jar, against, javaOptions, optionsB, out, smoke, rounds);
             return;
         }
         new Bench(jar, javaOptions, out, smoke, profile, statements, curve, only).run();
     }
 
-    /** {@code --against}: the two jars in alternating bursts ({@link Comparison}); A is {@code --service-jar}, B the other. */
-    private static void compare(Path jarA, Path jarB, List<String> javaOptions, Path out, boolean smoke, int rounds)
+    /**
+     * {@code --against}: the two jars in alternating bursts ({@link Comparison}); A is {@code --service-jar}, B the other
+     * (which may be the same jar, started with further options: {@code --against-java-option}).
+     */
+    private static void compare(Path jarA, Path jarB, List<String> javaOptions, List<String> optionsB, Path out, boolean smoke, int rounds)
             throws Exception {
         Files.createDirectories(out);
         Path scratch = Files.createTempDirectory("agent-platform-bench");
@@ -128,8 +135,9 @@ public final class Bench {
         report.put("run", name);
         report.put("machine", machine());
         report.put("service_java_options", javaOptions);
+        report.put("service_java_options_b", optionsB);
         Comparison comparison = smoke ? new Comparison(8, Duration.ofSeconds(2), 2, 1) : new Comparison(32, Duration.ofSeconds(10), rounds, 8);
-        comparison.run(jarA, jarB, javaOptions, SERVICE_SETTINGS, scratch, out, name, report);
+        comparison.run(jarA, jarB, javaOptions, optionsB, SERVICE_SETTINGS, scratch, out, name, report);
         report.write(out.resolve(name + ".json"));
         System.out.println("bench: report " + out.resolve(name + ".json"));
         deleteRecursively(scratch);

@@ -71,11 +71,11 @@ final class Comparison {
     }
 
     /** Runs the comparison; its report goes to {@code report}. */
-    void run(Path jarA, Path jarB, List<String> javaOptions, List<String> settings, Path scratch, Path logs, String name, Report report)
-            throws Exception {
-        System.out.println("bench: comparing A " + jarA + " and B " + jarB);
-        try (Build a = Build.start("A", Service.start(jarA, javaOptions, scratch.resolve("a"), logs.resolve(name + "-service-a.log"), settings));
-             Build b = Build.start("B", Service.start(jarB, javaOptions, scratch.resolve("b"), logs.resolve(name + "-service-b.log"), settings))) {
+    void run(Path jarA, Path jarB, List<String> optionsA, List<String> optionsB, List<String> settings, Path scratch, Path logs, String name,
+            Report report) throws Exception {
+        System.out.println("bench: comparing A " + jarA + " " + optionsA + " and B " + jarB + " " + optionsB);
+        try (Build a = Build.start("A", Service.start(jarA, optionsA, scratch.resolve("a"), logs.resolve(name + "-service-a.log"), settings));
+             Build b = Build.start("B", Service.start(jarB, optionsB, scratch.resolve("b"), logs.resolve(name + "-service-b.log"), settings))) {
             for (int round = 1; round <= warmupRounds; round++) {
                 for (Build build : List.of(a, b)) {
                     Load.closedLoop(HOST, build.service().port(), build.target().key(), clients, Duration.ofSeconds(15), build.tasks(), 202,
