@@ -21,6 +21,7 @@ import org.agentplatform.api.task.TaskStarter;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.QueryParams;
+import org.agentplatform.kernel.RandomIds;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.conversation.ConversationCommand.CancelTurn;
 import org.agentplatform.kernel.conversation.ConversationCommand.CloseConversation;
@@ -88,7 +89,7 @@ final class ConversationRoutes {
         ConversationId id = open.idempotencyKey() == null ? ConversationId.random()
                 : ConversationId.derivedFrom(String.join("\n", "conversation", caller.ownerId().toString(), agent.toString(),
                         open.idempotencyKey()));
-        String contextId = open.contextId() != null ? open.contextId() : UUID.randomUUID().toString();
+        String contextId = open.contextId() != null ? open.contextId() : RandomIds.uuid().toString();
         return AgentAccess.readableOnInstance(agents, agent, caller.ownerId())
                 .flatMap(found -> AgentAvailability.serving(found).then(commands.send(new OpenConversation(id, caller.ownerId(), agent,
                         found.agent().instanceId(), contextId, open.title()), caller, exchange, ErrorCode.AGENT_NOT_FOUND)))
@@ -133,7 +134,7 @@ final class ConversationRoutes {
         MessageRequest message = request.validated();
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
                 .flatMap(conversation -> {
-                    UUID messageId = message.idempotencyKey() == null ? UUID.randomUUID()
+                    UUID messageId = message.idempotencyKey() == null ? RandomIds.uuid()
                             : UUID.nameUUIDFromBytes(String.join("\n", "message", conversation.id().toString(), message.idempotencyKey())
                                     .getBytes(StandardCharsets.UTF_8));
                     // every row of the message comes after what the conversation shows now: the cursor is that

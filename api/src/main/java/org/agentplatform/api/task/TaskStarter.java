@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.agentplatform.api.agent.AgentAccess;
 import org.agentplatform.api.agent.AgentAvailability;
 import org.agentplatform.api.auth.Caller;
@@ -15,6 +14,7 @@ import org.agentplatform.api.file.FileStore;
 import org.agentplatform.api.task.TaskRequests.AttachmentRequest;
 import org.agentplatform.api.task.TaskRequests.NewTask;
 import org.agentplatform.api.webhook.WebhookRegistrar;
+import org.agentplatform.kernel.RandomIds;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.identity.OwnerId;
@@ -89,7 +89,7 @@ public final class TaskStarter {
         TaskId task = request.idempotencyKey() == null ? TaskId.random()
                 : TaskId.derivedFrom(String.join("\n", "task", caller.ownerId().toString(), agent.id().toString(), origin.wireName(),
                         request.idempotencyKey()));
-        String contextId = request.contextId() != null ? request.contextId() : UUID.randomUUID().toString();
+        String contextId = request.contextId() != null ? request.contextId() : RandomIds.uuid().toString();
         CreateTask command = new CreateTask(task, caller.ownerId(), agent.id(), agent.instanceId(), contextId,
                 TaskMessage.user(request.message(), attachments), deadline, origin, runtimeEpoch);
         // webhooks first: the fan-out sees them before the task's first transition, so they get "queued" too

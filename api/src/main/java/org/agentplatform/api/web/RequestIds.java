@@ -1,9 +1,9 @@
 package org.agentplatform.api.web;
 
-import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.regex.Pattern;
+import org.agentplatform.kernel.RandomIds;
 import org.springframework.web.server.ServerWebExchange;
 
 /** The correlation id of a request: echoed when the caller sent a sane one, generated otherwise. */
@@ -13,7 +13,6 @@ public final class RequestIds {
     static final String ATTRIBUTE = RequestIds.class.getName();
 
     private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._:+=/-]{1,128}");
-    private static final SecureRandom RANDOM = new SecureRandom();
 
     private RequestIds() {
     }
@@ -40,8 +39,6 @@ public final class RequestIds {
     }
 
     static String generate() {
-        byte[] bytes = new byte[12];
-        RANDOM.nextBytes(bytes);
-        return "req_" + HexFormat.of().formatHex(bytes);
+        return "req_" + HexFormat.of().formatHex(RandomIds.bytes(12));
     }
 }

@@ -3,6 +3,7 @@ package org.agentplatform.kernel.agent;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** A platform agent, projected from the runtime's agent by a succeeded {@code agent/create}. */
 public record AgentId(UUID value) {
@@ -12,7 +13,7 @@ public record AgentId(UUID value) {
     }
 
     public static AgentId random() {
-        return new AgentId(UUID.randomUUID());
+        return new AgentId(RandomIds.uuid());
     }
 
     public static AgentId of(String value) {

@@ -3,6 +3,7 @@ package org.agentplatform.kernel.conversation;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** A conversation: a long-lived multi-turn session of one caller with one agent. */
 public record ConversationId(UUID value) {
@@ -12,7 +13,7 @@ public record ConversationId(UUID value) {
     }
 
     public static ConversationId random() {
-        return new ConversationId(UUID.randomUUID());
+        return new ConversationId(RandomIds.uuid());
     }
 
     /** The same id for the same name: an idempotency key makes a repeated open collide instead of opening twice. */

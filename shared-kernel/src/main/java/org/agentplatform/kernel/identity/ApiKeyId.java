@@ -2,6 +2,7 @@ package org.agentplatform.kernel.identity;
 
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** A user API key (`oag_`); its id is public, its plaintext is shown once. */
 public record ApiKeyId(UUID value) {
@@ -11,7 +12,7 @@ public record ApiKeyId(UUID value) {
     }
 
     public static ApiKeyId random() {
-        return new ApiKeyId(UUID.randomUUID());
+        return new ApiKeyId(RandomIds.uuid());
     }
 
     public static ApiKeyId of(String value) {

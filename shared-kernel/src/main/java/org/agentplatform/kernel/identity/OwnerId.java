@@ -2,6 +2,7 @@ package org.agentplatform.kernel.identity;
 
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** The tenant: every credential maps to exactly one owner, every resource belongs to one. */
 public record OwnerId(UUID value) {
@@ -11,7 +12,7 @@ public record OwnerId(UUID value) {
     }
 
     public static OwnerId random() {
-        return new OwnerId(UUID.randomUUID());
+        return new OwnerId(RandomIds.uuid());
     }
 
     public static OwnerId of(String value) {

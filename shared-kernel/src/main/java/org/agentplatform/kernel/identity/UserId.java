@@ -2,6 +2,7 @@ package org.agentplatform.kernel.identity;
 
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** A person who can log in with email and password; belongs to one owner. */
 public record UserId(UUID value) {
@@ -11,7 +12,7 @@ public record UserId(UUID value) {
     }
 
     public static UserId random() {
-        return new UserId(UUID.randomUUID());
+        return new UserId(RandomIds.uuid());
     }
 
     public static UserId of(String value) {

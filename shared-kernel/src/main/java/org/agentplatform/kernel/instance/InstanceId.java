@@ -3,6 +3,7 @@ package org.agentplatform.kernel.instance;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** A deployed sandbox or device; every runtime method runs against one. */
 public record InstanceId(UUID value) {
@@ -12,7 +13,7 @@ public record InstanceId(UUID value) {
     }
 
     public static InstanceId random() {
-        return new InstanceId(UUID.randomUUID());
+        return new InstanceId(RandomIds.uuid());
     }
 
     public static InstanceId of(String value) {

@@ -3,6 +3,7 @@ package org.agentplatform.kernel.operation;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** A runtime operation; its event stream is the durable, resumable operation event stream. */
 public record OperationId(UUID value) {
@@ -12,7 +13,7 @@ public record OperationId(UUID value) {
     }
 
     public static OperationId random() {
-        return new OperationId(UUID.randomUUID());
+        return new OperationId(RandomIds.uuid());
     }
 
     public static OperationId of(String value) {

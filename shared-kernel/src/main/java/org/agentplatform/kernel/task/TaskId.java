@@ -3,6 +3,7 @@ package org.agentplatform.kernel.task;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** An agent task (asynchronous, invoked synchronously, or started by a cron entry). */
 public record TaskId(UUID value) {
@@ -12,7 +13,7 @@ public record TaskId(UUID value) {
     }
 
     public static TaskId random() {
-        return new TaskId(UUID.randomUUID());
+        return new TaskId(RandomIds.uuid());
     }
 
     public static TaskId of(String value) {

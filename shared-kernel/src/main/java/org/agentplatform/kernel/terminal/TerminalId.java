@@ -2,6 +2,7 @@ package org.agentplatform.kernel.terminal;
 
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** A terminal: a shell on an instance that outlives the connections attached to it. */
 public record TerminalId(UUID value) {
@@ -11,7 +12,7 @@ public record TerminalId(UUID value) {
     }
 
     public static TerminalId random() {
-        return new TerminalId(UUID.randomUUID());
+        return new TerminalId(RandomIds.uuid());
     }
 
     @Override

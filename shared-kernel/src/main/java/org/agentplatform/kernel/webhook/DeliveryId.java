@@ -3,6 +3,7 @@ package org.agentplatform.kernel.webhook;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.UUID;
+import org.agentplatform.kernel.RandomIds;
 
 /** One delivery (a row of the audit) of a callback to a webhook. */
 public record DeliveryId(UUID value) {
@@ -12,7 +13,7 @@ public record DeliveryId(UUID value) {
     }
 
     public static DeliveryId random() {
-        return new DeliveryId(UUID.randomUUID());
+        return new DeliveryId(RandomIds.uuid());
     }
 
     public static DeliveryId of(String value) {
