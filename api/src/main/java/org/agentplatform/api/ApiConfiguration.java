@@ -3,6 +3,9 @@ package org.agentplatform.api;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.agentplatform.api.auth.BearerTokenConverter;
 import org.agentplatform.api.auth.CallerAuthenticationManager;
 import org.agentplatform.api.auth.CredentialCache;
@@ -60,6 +63,8 @@ import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.reactive.socket.server.WebSocketService;
 import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.core.util.JsonRecyclerPools;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
@@ -168,8 +173,20 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
-    Commands commands(CommandGateway commandGateway) {
-        return new Commands(commandGateway);
+    Commands commands(CommandGateway commandGateway, Scheduler commandSenders) {
+        return new Commands(commandGateway, commandSenders);
+    }
+
+    /**
+     * The threads commands are sent on: each waits for its transaction's commit, so a few per core; requests beyond them
+     * queue in order.
+     */
+    @Bean(destroyMethod = "dispose")
+    Scheduler commandSenders() {
+        int threads = Math.max(16, 4 * Runtime.getRuntime().availableProcessors());
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
+                Thread.ofPlatform().name("command-sender-", 0).daemon().factory());
+        return Schedulers.fromExecutorService(pool, "command-senders");
     }
 
     @Bean

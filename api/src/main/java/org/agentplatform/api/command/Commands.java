@@ -16,19 +16,26 @@ import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
-import reactor.core.scheduler.Schedulers;
+import reactor.core.scheduler.Scheduler;
 import reactor.util.retry.Retry;
 
 /**
- * The API's only way to the write side: sends a command with who-did-it metadata, off the event loop,
- * retries optimistic-concurrency losses a few times, and turns refusals into the contract's errors.
+ * The API's only way to the write side: sends a command with who-did-it metadata, off the event loop on the command
+ * senders' threads, retries optimistic-concurrency losses a few times, and turns refusals into the contract's errors.
+ * <p>
+ * The senders are a fixed pool of their own, not Reactor's bounded-elastic scheduler: handing a task to one of its
+ * workers takes a monitor that the worker also takes, and an HTTP event loop that met a descheduled holder waited
+ * 10-40 ms with every request of its connections (the burst profile showed hundreds of such waits).
  */
 public final class Commands {
 
     private final CommandGateway gateway;
+    private final Scheduler senders;
 
-    public Commands(CommandGateway gateway) {
+    /** @param senders where commands are sent and their transactions wait for the database (a blocking pool) */
+    public Commands(CommandGateway gateway, Scheduler senders) {
         this.gateway = gateway;
+        this.senders = senders;
     }
 
     /**
@@ -41,7 +48,7 @@ public final class Commands {
     /** Sends a command with the given who-did-it metadata (a request that carries no bearer credential, such as a ticket's). */
     public <R> Mono<R> send(Object command, Map<String, String> audit, ErrorCode notFound) {
         return Mono.<R>fromCallable(() -> gateway.sendAndWait(GenericCommandMessage.asCommandMessage(command).andMetaData(audit)))
-                .subscribeOn(Schedulers.boundedElastic())
+                .subscribeOn(senders)
                 .retryWhen(Retry.backoff(3, Duration.ofMillis(25)).filter(failure -> unwrap(failure) instanceof ConcurrencyException)
                         .onRetryExhaustedThrow((spec, signal) -> signal.failure()))
                 .onErrorMap(failure -> translate(unwrap(failure), notFound));
