@@ -54,8 +54,12 @@ public class AxonConfiguration {
     /** The storage engine's defaults, stated: the shared stream advances tokens exactly as the engine does. */
     private static final int MAX_GAP_OFFSET = 10_000;
     private static final Duration GAP_TIMEOUT = Duration.ofMinutes(1);
-    /** Events the shared stream keeps in memory for processors that are nearly caught up. */
-    private static final int SHARED_WINDOW = 8192;
+    /**
+     * Events the shared stream keeps in memory for processors that are nearly caught up: under a burst's 3,000 events a
+     * second, under a second's worth, so that few of them are still alive (and copied) at a young collection; a processor
+     * further behind reads the store on its own.
+     */
+    private static final int SHARED_WINDOW = 2048;
 
     /** How often a processor looks for unclaimed segments (Axon's default is 5 s). */
     private static final Duration TOKEN_CLAIM_INTERVAL = Duration.ofSeconds(1);

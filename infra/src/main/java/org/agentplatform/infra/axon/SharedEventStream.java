@@ -10,6 +10,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
@@ -33,7 +34,14 @@ import org.slf4j.LoggerFactory;
  * the store and keeps the newest events in a window in memory; each processor's stream takes its events
  * from that window and is told at once when new ones arrive, so a commit costs one read of the store, not
  * one per processor, and no processor polls. A stream that is behind the window (a replay, a processor
- * that was stopped) reads the store on its own until it catches up, then joins the window.
+ * that was stopped, one that fell behind in a burst) reads the store on its own until it catches up, then
+ * joins the window.
+ * <p>
+ * The window is a ring of {@code capacity} slots, each event in the slot of its position in the reader's
+ * sequence; a stream remembers the position it is at, not the event, so a stream that stopped reading (a
+ * processor whose handlers wait) holds nothing: the events it has not taken yet are overwritten as the reader
+ * goes on, and it finds that out by the position of what it finds in the slot. The window's memory is bounded
+ * by its capacity whatever the processors do, and an event leaves memory once {@code capacity} newer ones came.
  * <p>
  * Each stream keeps its own gap-aware token, advanced as the storage engine would advance it, so a
  * processor's stored token never claims an event it has not seen: the reader's tokens only tell a stream
@@ -60,15 +68,16 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private final Thread reader;
     private volatile boolean dirty;
     private volatile boolean closed;
-    /** The oldest node still in the window (a sentinel carrying the reader's starting token first); null before the first join. */
-    private volatile Node oldest;
+    /** The window: the node at position {@code p} is in slot {@code p % capacity} until the one {@code capacity} later replaces it. */
+    private final AtomicReferenceArray<Node> ring;
+    /** The newest node (a sentinel carrying the reader's starting token first); null before the first join. */
     private volatile Node newest;
 
     /**
-     * One event as the reader saw it: {@code index} is its global index, {@code token} the reader's token
-     * after it (whose index is the highest seen so far: an event that filled a gap has a lower one). The event
-     * carries its index as metadata already, so the streams only give it their own token: its metadata is merged
-     * once, not copied once per processor.
+     * One event as the reader saw it, at {@code sequence} (its position in the reader's order): {@code index} is its
+     * global index, {@code token} the reader's token after it (whose index is the highest seen so far: an event that
+     * filled a gap has a lower one). The event carries its index as metadata already, so the streams only give it their
+     * own token: its metadata is merged once, not copied once per processor.
      */
     private static final class Node {
 
@@ -76,7 +85,6 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private final long index;
         private final TrackedEventMessage<?> event;
         private final GapAwareTrackingToken token;
-        private volatile Node next;
 
         Node(long sequence, long index, TrackedEventMessage<?> event, GapAwareTrackingToken token) {
             this.sequence = sequence;
@@ -99,6 +107,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         this.maxGapOffset = maxGapOffset;
         this.gapTimeout = gapTimeout;
         this.otherNodesTick = otherNodesTick;
+        this.ring = new AtomicReferenceArray<>(capacity);
         Runnable committed = () -> {
             wake();
             localCommit.run();
@@ -129,10 +138,9 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             try {
                 awaitWork();
                 dirty = false;
-                Node before = newest;
+                long before = newest.sequence;
                 if (read() > 0) {
-                    Node first = before.next;
-                    streams.forEach(stream -> stream.notifyAvailable(first));
+                    streams.forEach(stream -> stream.notifyAvailable(before + 1));
                     lock.lock();
                     try {
                         arrived.signalAll();
@@ -176,15 +184,10 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 TrackedEventMessage<?> event = iterator.next();
                 GapAwareTrackingToken after = (GapAwareTrackingToken) event.trackingToken();
                 Node node = new Node(last.sequence + 1, indexOf(last.token, after), event, after);
-                last.next = node;
+                ring.set(slot(node.sequence), node);
                 last = node;
                 newest = node;
                 read++;
-                Node first = oldest;
-                while (node.sequence - first.sequence > capacity) {
-                    first = first.next;
-                }
-                oldest = first;
             }
         }
         return read;
@@ -198,19 +201,28 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         }
     }
 
-    /** Starts the reader at {@code token}, the first stream to join; answers the window's first node. */
-    private Node startAt(GapAwareTrackingToken token) {
+    private int slot(long sequence) {
+        return (int) (sequence % capacity);
+    }
+
+    /** The node at {@code sequence}, or null when the window no longer holds it (a newer one took its slot). */
+    private Node at(long sequence) {
+        Node node = ring.get(slot(sequence));
+        return node != null && node.sequence == sequence ? node : null;
+    }
+
+    /** Starts the reader at {@code token}, the first stream to join. */
+    private void startAt(GapAwareTrackingToken token) {
         lock.lock();
         try {
-            if (oldest == null) {
+            if (newest == null) {
                 Node sentinel = new Node(0, -1, null, token);
-                oldest = sentinel;
+                ring.set(0, sentinel);
                 newest = sentinel;
                 reader.start();
                 dirty = true;
                 work.signalAll();
             }
-            return oldest;
         } finally {
             lock.unlock();
         }
@@ -258,7 +270,10 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private GapAwareTrackingToken token;
         private java.util.stream.Stream<? extends TrackedEventMessage<?>> own;
         private Iterator<? extends TrackedEventMessage<?>> ownEvents;
-        private Node at;
+        /** The position in the window of the last event this stream took or passed, -1 while it reads the store. */
+        private long at = -1;
+        /** The reader's token after the event at {@code at}. */
+        private GapAwareTrackingToken atToken;
         private TrackedEventMessage<?> peeked;
         private volatile Runnable onAvailable;
         /** Payload types the processor has no handler for, as its coordinator reported them. */
@@ -274,14 +289,16 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             this.token = token;
         }
 
-        /** New events from {@code first} on: the processor is woken when one of them is of a type it handles. */
-        void notifyAvailable(Node first) {
+        /** New events from position {@code first} on: the processor is woken when one of them is of a type it handles. */
+        void notifyAvailable(long first) {
             Runnable callback = onAvailable;
             if (callback == null) {
                 return;
             }
-            for (Node node = first; node != null; node = node.next) {
-                if (handles(node.event)) {
+            long head = newest.sequence;
+            for (long sequence = Math.max(first, head - capacity + 1); sequence <= head; sequence++) {
+                Node node = at(sequence);
+                if (node == null || handles(node.event)) {
                     callback.run();
                     return;
                 }
@@ -368,13 +385,13 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         public void close() {
             streams.remove(this);
             closeOwn();
-            at = null;
+            leaveWindow();
         }
 
         /** The next event this stream has not seen, or null for now. */
         private TrackedEventMessage<?> next() {
             if (peeked == null) {
-                peeked = at != null ? fromWindow() : fromStore();
+                peeked = at >= 0 ? fromWindow() : fromStore();
                 if (peeked == null && passedOverIsDue()) {
                     peeked = handOutPassedOver();
                 }
@@ -383,17 +400,20 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         }
 
         private TrackedEventMessage<?> fromWindow() {
-            if (newest.sequence - at.sequence > capacity) {
-                // so far behind that the window no longer holds its events: read them from the store
-                at = null;
-                return fromStore();
-            }
-            for (Node node = at.next; node != null; node = node.next) {
-                Node previous = at;
-                at = node;
+            long head = newest.sequence;
+            for (long sequence = at + 1; sequence <= head; sequence++) {
+                Node node = at(sequence);
+                if (node == null) {
+                    // so far behind that the window no longer holds its next event: read the store from its token on
+                    leaveWindow();
+                    return fromStore();
+                }
+                GapAwareTrackingToken previous = atToken;
+                at = sequence;
+                atToken = node.token;
                 if (!seen(node.index)) {
                     // in step with the reader (the usual case), this stream's next token is the reader's own
-                    token = token != null && token.equals(previous.token) ? node.token : advanced(node, node.index);
+                    token = token != null && token.equals(previous) ? node.token : advanced(node, node.index);
                     if (handles(node.event)) {
                         return handOut(node.event.withTrackingToken(token));
                     }
@@ -401,6 +421,11 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 }
             }
             return null;
+        }
+
+        private void leaveWindow() {
+            at = -1;
+            atToken = null;
         }
 
         private TrackedEventMessage<?> fromStore() {
@@ -422,20 +447,26 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 }
             }
             closeOwn();
-            at = joinPoint();
-            return at == null ? null : fromWindow();
+            return joinWindow() ? fromWindow() : null;
         }
 
-        /** The newest node of the window whose events this stream has all seen; starts the reader here if it is the first. */
-        private Node joinPoint() {
-            Node first = oldest != null ? oldest : startAt(token);
-            Node joinable = null;
-            for (Node node = first; node != null; node = node.next) {
-                if (covers(token, node.token)) {
-                    joinable = node;
+        /**
+         * Joins the window at its newest node whose events this stream has all seen, if it holds one (else the stream goes
+         * on reading the store); starts the reader at this stream's token if it is the first.
+         */
+        private boolean joinWindow() {
+            if (newest == null) {
+                startAt(token);
+            }
+            long head = newest.sequence;
+            for (long sequence = Math.max(0, head - capacity + 1); sequence <= head; sequence++) {
+                Node node = at(sequence);
+                if (node != null && covers(token, node.token)) {
+                    at = sequence;
+                    atToken = node.token;
                 }
             }
-            return joinable;
+            return at >= 0;
         }
 
         private boolean seen(long index) {
