@@ -175,15 +175,21 @@ public record PlatformProperties(
      * @param turnWorkers     threads the local runtime works on turns with, 0 for one per core: a turn holds one only while it
      *                        computes or writes (a model's stream or a step's delay holds none), and more than the cores only
      *                        take the CPU from the API's requests in a burst (turns wait for a worker instead, in memory)
+     * @param maxQueuedTurns  turns that may wait for one of the turn workers before the dispatchers wait for room: a longer
+     *                        backlog waits in the event store, as events they have not read yet, not in memory
      */
     public record Tasks(
             @DefaultValue("24h") Duration chunkRetention,
             @DefaultValue("20s") Duration turnTakeover,
-            @DefaultValue("0") int turnWorkers) {
+            @DefaultValue("0") int turnWorkers,
+            @DefaultValue("256") int maxQueuedTurns) {
 
         public Tasks {
             if (turnWorkers < 0) {
                 throw new IllegalArgumentException("agent-platform.tasks.turn-workers must be 0 (one per core) or more");
+            }
+            if (maxQueuedTurns < 1) {
+                throw new IllegalArgumentException("agent-platform.tasks.max-queued-turns must be 1 or more");
             }
         }
 

@@ -40,6 +40,7 @@ public class ConversationDispatcher {
 
     @EventHandler
     void on(TurnStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
+        runtime.awaitRoom();
         executor.execute(() -> RuntimeHandOff.handOff(commands, runtime, event.conversation().instanceId(),
                 epoch -> AgentTurn.of(event.conversation(), event.turn(), epoch, globalIndex, event.message()),
                 reason -> ProcessCommands.send(commands, new EndTurn(event.conversationId(), event.turn(), TaskStatus.FAILED, null,

@@ -64,12 +64,14 @@ public class TaskDispatcher {
     @EventHandler
     void on(TaskStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
         AgentTurn turn = AgentTurn.of(event.task(), event.turn(), event.runtimeEpoch(), globalIndex, event.message());
+        runtime.awaitRoom();
         executor.execute(() -> runtime.startTurn(turn));
     }
 
     /** The caller's answer goes to the runtime at its current epoch; an instance that stopped meanwhile fails the task. */
     @EventHandler
     void on(TaskContinued event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
+        runtime.awaitRoom();
         executor.execute(() -> RuntimeHandOff.handOff(commands, runtime, event.task().instanceId(),
                 epoch -> AgentTurn.of(event.task(), event.turn(), epoch, globalIndex, event.message()),
                 reason -> offline(event.taskId(), event.turn(), reason)));

@@ -12,6 +12,14 @@ public interface AgentRuntime {
     void startTurn(AgentTurn turn);
 
     /**
+     * Waits while the runtime has as many turns waiting to be worked on as it takes in. A dispatcher calls this on its
+     * processor's thread before it hands a turn on, so that a longer backlog waits as events the dispatcher has not read
+     * yet, in the event store, not in memory.
+     */
+    default void awaitRoom() {
+    }
+
+    /**
      * Stops whatever turn of a task or conversation ({@code channel}) runs, if one does: the channel has ended. An
      * outcome that still comes is refused.
      */

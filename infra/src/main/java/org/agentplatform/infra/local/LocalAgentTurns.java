@@ -19,6 +19,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.agentplatform.command.turn.AgentTurn;
 import org.agentplatform.command.turn.TurnOutcome;
@@ -57,6 +58,8 @@ final class LocalAgentTurns {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String AGENT_OFFLINE = "agent_offline";
     private static final long MARK_DELAY_MS = 50;
+    private static final long ROOM_LOOK_MS = 10;
+    private static final long ROOM_PATIENCE_MS = 30_000;
     /** The turn's instance and agent as the runtime has them (a row of nulls when it has neither); instance, then agent. */
     private static final String PLACEMENT = " i.state, i.runtime_epoch, a.model, a.instructions FROM (VALUES (1)) AS one (x)"
             + " LEFT JOIN local_instance i ON i.instance_id = ?"
@@ -80,6 +83,9 @@ final class LocalAgentTurns {
     private final Executor workers;
     private final Clock clock;
     private final Duration staleAfter;
+    private final int maxQueued;
+    /** Turns handed to the workers that no worker has begun yet. */
+    private final AtomicInteger queued = new AtomicInteger();
     private final String node = UUID.randomUUID().toString();
     private final Map<UUID, Live> live = new ConcurrentHashMap<>();
     private final Queue<Reported> reported = new ConcurrentLinkedQueue<>();
@@ -109,7 +115,7 @@ final class LocalAgentTurns {
     }
 
     LocalAgentTurns(JdbcTemplate jdbc, ChannelChunks chunks, TurnReports reports, ModelBackends backends, ScheduledExecutorService timers,
-            Executor workers, Clock clock, Duration staleAfter, MeterRegistry meters) {
+            Executor workers, Clock clock, Duration staleAfter, int maxQueued, MeterRegistry meters) {
         this.meters = meters;
         this.jdbc = jdbc;
         this.chunks = chunks;
@@ -119,6 +125,7 @@ final class LocalAgentTurns {
         this.workers = workers;
         this.clock = clock;
         this.staleAfter = staleAfter;
+        this.maxQueued = maxQueued;
     }
 
     /**
@@ -145,6 +152,19 @@ final class LocalAgentTurns {
         } else {
             log.atDebug().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
                     .log("the turn is known already; the recovery sweep sees to it");
+        }
+    }
+
+    /**
+     * Waits while {@code maxQueued} turns wait for a worker to begin them, looking again every {@value #ROOM_LOOK_MS} ms,
+     * for at most {@value #ROOM_PATIENCE_MS} ms (past that the turn is taken in anyway: the workers are stuck, and a
+     * dispatcher must still get to the cancels behind it). Turns that run (a model's stream, an echo's pauses) hold no
+     * worker and do not count: a node runs as many of those as it is given.
+     */
+    void awaitRoom() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ROOM_PATIENCE_MS);
+        while (queued.get() >= maxQueued && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(ROOM_LOOK_MS));
         }
     }
 
@@ -241,8 +261,12 @@ final class LocalAgentTurns {
                 markStopped(turn.channel(), replaced[0].turn.turn());
             }
         }
-        workers.execute(guarded(running, () -> begin(running, placement != null ? placement
-                : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()))));
+        queued.incrementAndGet();
+        workers.execute(guarded(running, () -> {
+            queued.decrementAndGet();
+            begin(running, placement != null ? placement
+                    : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()));
+        }));
     }
 
     /** The action, or (when it throws) the turn failed as {@code internal_error}; a worker thread never dies of a turn. */

@@ -81,12 +81,14 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
      * @param workers     where runtime methods and lifecycle calls are applied
      * @param turnWorkers where turns are worked on, apart so that a burst of turns does not hold up the methods
      * @param staleTurns  a running turn whose node has been silent this long is taken over
+     * @param queuedTurns how many turns may wait for a turn worker before dispatchers wait for room
      * @param meters      where turn durations are recorded
      * @param realDisplays whether running linux instances get a real X display (when Xvfb and xdotool are installed)
      */
     public LocalRuntime(JdbcTemplate jdbc, TransactionTemplate transactions, ModelCatalog catalog, ModelBackends backends,
             ChannelChunks chunks, TurnReports reports, CronTasks tasks, SkillArchives archives, ScheduledExecutorService timers,
-            Executor workers, Executor turnWorkers, Clock clock, Duration staleTurns, MeterRegistry meters, boolean realDisplays) {
+            Executor workers, Executor turnWorkers, Clock clock, Duration staleTurns, int queuedTurns, MeterRegistry meters,
+            boolean realDisplays) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.timers = timers;
@@ -98,7 +100,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         this.mcp = new LocalMcp(jdbc, agents, clock);
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
-        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, turnWorkers, clock, staleTurns, meters);
+        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, turnWorkers, clock, staleTurns, queuedTurns, meters);
         this.devices = new LocalDevices(this::takeFault, this::isRunning, realDisplays);
     }
 
@@ -284,6 +286,11 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     @Override
     public void startTurn(AgentTurn turn) {
         turns.start(turn);
+    }
+
+    @Override
+    public void awaitRoom() {
+        turns.awaitRoom();
     }
 
     @Override

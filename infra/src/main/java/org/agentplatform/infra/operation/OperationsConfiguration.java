@@ -88,7 +88,7 @@ public class OperationsConfiguration {
             MeterRegistry meters) {
         return new LocalRuntime(database.jdbc(), database.transactions(), catalog, backends, channelChunks, turnReports,
                 command -> ProcessCommands.send(commands, command, TurnReports.RUNTIME), skillArchives, runtimeTimers, runtimeExecutor, turnExecutor, clock,
-                properties.tasks().turnTakeover(), meters, properties.control().realX());
+                properties.tasks().turnTakeover(), properties.tasks().maxQueuedTurns(), meters, properties.control().realX());
     }
 
     @Bean
