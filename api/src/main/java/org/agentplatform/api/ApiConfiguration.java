@@ -179,13 +179,14 @@ public class ApiConfiguration implements WebFluxConfigurer {
 
     /**
      * The threads commands are sent on: each waits for its transaction's commit, so a few per core; requests beyond them
-     * queue in order.
+     * queue in order. They start with the service, at its normal priority (a thread takes its maker's).
      */
     @Bean(destroyMethod = "dispose")
     Scheduler commandSenders() {
         int threads = Math.max(16, 4 * Runtime.getRuntime().availableProcessors());
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
                 Thread.ofPlatform().name("command-sender-", 0).daemon().factory());
+        pool.prestartAllCoreThreads();
         return Schedulers.fromExecutorService(pool, "command-senders");
     }
 

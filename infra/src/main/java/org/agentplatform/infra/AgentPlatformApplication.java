@@ -56,4 +56,9 @@ public class AgentPlatformApplication {
     Clock clock() {
         return Clock.systemUTC();
     }
+
+    @Bean
+    BackgroundPriority backgroundPriority(PlatformProperties properties) {
+        return new BackgroundPriority(properties.backgroundNiceness());
+    }
 }

@@ -10,9 +10,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Runs {@code work} every {@code interval} on its own thread while the service runs; a run that fails is
- * logged and the next one comes at its time. For sweeps that recover what the event-driven path lost; the commands
- * they send act as {@code system:<name>}.
+ * Runs {@code work} every {@code interval} on its own thread (a background one: {@link BackgroundPriority}) while the
+ * service runs; a run that fails is logged and the next one comes at its time. For sweeps that recover what the
+ * event-driven path lost; the commands they send act as {@code system:<name>}.
  */
 public final class PeriodicJob implements SmartLifecycle {
 
@@ -21,17 +21,19 @@ public final class PeriodicJob implements SmartLifecycle {
     private final String name;
     private final Duration interval;
     private final Runnable work;
+    private final BackgroundPriority priority;
     private ScheduledExecutorService timer;
 
-    public PeriodicJob(String name, Duration interval, Runnable work) {
+    public PeriodicJob(String name, Duration interval, Runnable work, BackgroundPriority priority) {
         this.name = name;
         this.interval = interval;
         this.work = work;
+        this.priority = priority;
     }
 
     @Override
     public void start() {
-        timer = Executors.newSingleThreadScheduledExecutor(runnable -> Thread.ofPlatform().name(name).daemon().unstarted(runnable));
+        timer = Executors.newSingleThreadScheduledExecutor(runnable -> priority.thread(name, runnable));
         timer.scheduleWithFixedDelay(() -> {
             try {
                 ProcessCommands.runAs(name, work);

@@ -27,6 +27,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param audit            the audit trail's signed checkpoints
  * @param terminals        terminal sessions (shells on instances)
  * @param events           how the event processors follow the event store
+ * @param backgroundNiceness how much lower (a Linux nice value, 0-19; 0: not lower) the background threads' priority is than
+ *                         the request threads': the event processors, the local runtime's turns, the sweepers
  */
 @ConfigurationProperties("agent-platform")
 public record PlatformProperties(
@@ -44,7 +46,8 @@ public record PlatformProperties(
         @DefaultValue Control control,
         @DefaultValue Audit audit,
         @DefaultValue Terminals terminals,
-        @DefaultValue Events events) {
+        @DefaultValue Events events,
+        @DefaultValue("10") int backgroundNiceness) {
 
     /**
      * {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}; and the connection pools (JDBC: the

@@ -5,6 +5,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -23,13 +24,23 @@ public final class WorkerPools {
     }
 
     public static ExecutorService fixed(String name, int threads) {
-        return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-                Thread.ofPlatform().name(name + "-", 0).daemon().factory()) {
+        return fixed(name, threads, Thread.ofPlatform().name(name + "-", 0).daemon().factory());
+    }
+
+    /**
+     * As {@link #fixed(String, int)}, its threads made by {@code factory} (background ones: {@link BackgroundPriority}). The
+     * threads start at once, on the calling thread's priority: a thread made later, by whichever thread first handed it
+     * work, would take that thread's (Linux threads inherit their maker's nice value).
+     */
+    public static ExecutorService fixed(String name, int threads, ThreadFactory factory) {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), factory) {
             @Override
             public void execute(Runnable task) {
                 super.execute(guarded(name, task));
             }
         };
+        pool.prestartAllCoreThreads();
+        return pool;
     }
 
     public static ScheduledExecutorService timer(String name) {
@@ -50,6 +61,7 @@ public final class WorkerPools {
             }
         };
         timer.setRemoveOnCancelPolicy(true);
+        timer.prestartAllCoreThreads();
         return timer;
     }
 

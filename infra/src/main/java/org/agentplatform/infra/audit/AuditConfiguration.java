@@ -1,6 +1,7 @@
 package org.agentplatform.infra.audit;
 
 import java.time.Clock;
+import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.identity.PlatformSigner;
@@ -44,8 +45,8 @@ public class AuditConfiguration {
     }
 
     @Bean
-    PeriodicJob auditCheckpointJob(AuditCheckpoints checkpoints, PlatformProperties properties) {
-        return new PeriodicJob("audit-checkpoints", properties.audit().checkpointInterval(), checkpoints::checkpoint);
+    PeriodicJob auditCheckpointJob(AuditCheckpoints checkpoints, PlatformProperties properties, BackgroundPriority background) {
+        return new PeriodicJob("audit-checkpoints", properties.audit().checkpointInterval(), checkpoints::checkpoint, background);
     }
 
     @Bean

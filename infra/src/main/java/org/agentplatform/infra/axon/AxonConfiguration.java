@@ -1,10 +1,14 @@
 package org.agentplatform.infra.axon;
 
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.query.feed.ChangeFeed;
+import org.axonframework.common.AxonThreadFactory;
 import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.jdbc.PersistenceExceptionResolver;
 import org.axonframework.common.transaction.TransactionManager;
@@ -61,6 +65,8 @@ public class AxonConfiguration {
      */
     private static final int SHARED_WINDOW = 2048;
 
+    /** Threads of a processor's work packages (Axon's default). */
+    private static final int WORKER_THREADS = 4;
     /** How often a processor looks for unclaimed segments (Axon's default is 5 s). */
     private static final Duration TOKEN_CLAIM_INTERVAL = Duration.ofSeconds(1);
     /** Bounds of each processor's dead-letter queue; past them a failing event stalls its processor again. */
@@ -183,11 +189,11 @@ public class AxonConfiguration {
     @Bean
     ConfigurerModule pooledProcessorsSequencedPerAggregate(ObjectProvider<EventStorageEngine> storageEngine,
             ProcessorFailures failures, CommitAnnouncer announcer, ObjectProvider<ChangeFeed> feed, JdbcTemplate jdbc,
-            PlatformProperties properties) {
+            PlatformProperties properties, BackgroundPriority background) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .configureDefaultStreamableMessageSource(config -> {
                     SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, MAX_GAP_OFFSET,
-                            GAP_TIMEOUT, properties.events().pollInterval(), announcer::committed);
+                            GAP_TIMEOUT, properties.events().pollInterval(), announcer::committed, background);
                     Disposable othersCommits = feed.getObject().on(CommitAnnouncer.CHANNEL, CommitAnnouncer.KEY)
                             .filter(change -> announcer.fromOtherNode(change.payload()))
                             .subscribe(change -> source.wake(), failure -> LoggerFactory.getLogger(CommitAnnouncer.class).atWarn()
@@ -198,6 +204,9 @@ public class AxonConfiguration {
                 })
                 .usingPooledStreamingEventProcessors((config, builder) -> builder
                         .transactionManager(new ProcessorTransactions(config.getComponent(TransactionManager.class), jdbc))
+                        // Axon's own pools, as its configuration makes them, on background threads
+                        .coordinatorExecutor(name -> backgroundPool(config, background, "Coordinator[" + name + "]", 1))
+                        .workerExecutor(name -> backgroundPool(config, background, "WorkPackage[" + name + "]", WORKER_THREADS))
                         .batchSize(64)
                         // a segment whose batch failed (before its event was parked) is claimed again within a second
                         .tokenClaimInterval(TOKEN_CLAIM_INTERVAL.toMillis())
@@ -208,6 +217,14 @@ public class AxonConfiguration {
                 .registerDefaultListenerInvocationErrorHandler(config -> PropagatingErrorHandler.instance())
                 // a batch that failed anyway is rolled back and retried, and counted for health
                 .registerDefaultErrorHandler(config -> failures));
+    }
+
+    /** A processor's scheduled pool of {@code threads} background threads, shut down with Axon. */
+    private static ScheduledExecutorService backgroundPool(org.axonframework.config.Configuration config, BackgroundPriority background,
+            String name, int threads) {
+        ScheduledExecutorService pool = Executors.newScheduledThreadPool(threads, background.lowering(new AxonThreadFactory(name)));
+        config.onShutdown(pool::shutdown);
+        return pool;
     }
 
     /** Savepoints around event handlers once one has failed, so that the failing event alone is parked. */

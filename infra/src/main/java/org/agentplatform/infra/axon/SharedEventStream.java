@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
+import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.kernel.GlobalIndex;
 import org.axonframework.common.stream.BlockingStream;
 import org.axonframework.eventhandling.EventMessage;
@@ -98,9 +99,10 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
      * @param otherNodesTick how often the store is read when nothing woke the reader (other nodes' commits that no
      *                       notification announced)
      * @param localCommit    told after each commit of this node (after the reader is woken)
+     * @param background     the reader's priority
      */
     SharedEventStream(EventStore eventStore, EventStorageEngine storage, int capacity, int maxGapOffset, Duration gapTimeout,
-            Duration otherNodesTick, Runnable localCommit) {
+            Duration otherNodesTick, Runnable localCommit, BackgroundPriority background) {
         this.eventStore = eventStore;
         this.storage = storage;
         this.capacity = capacity;
@@ -119,7 +121,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 committed.run();
             }
         });
-        this.reader = Thread.ofPlatform().name("event-store-reader").daemon().unstarted(this::follow);
+        this.reader = background.thread("event-store-reader", this::follow);
     }
 
     /** Something may have been committed: read the store. */

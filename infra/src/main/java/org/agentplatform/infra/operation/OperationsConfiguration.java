@@ -15,6 +15,7 @@ import org.agentplatform.command.turn.TurnReports;
 import org.agentplatform.command.instance.InstanceLifecycle;
 import org.agentplatform.command.operation.OperationDispatcher;
 import org.agentplatform.command.operation.OperationProjector;
+import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.WorkerPools;
@@ -61,8 +62,8 @@ public class OperationsConfiguration {
 
     /** The processes' hand-off from event processor threads: commands are sent outside the processor's transaction. */
     @Bean(destroyMethod = "shutdown")
-    ExecutorService processExecutor() {
-        return WorkerPools.fixed("process", 8);
+    ExecutorService processExecutor(BackgroundPriority background) {
+        return WorkerPools.fixed("process", 8, background.threads("process"));
     }
 
     @Bean(destroyMethod = "shutdown")
@@ -71,8 +72,8 @@ public class OperationsConfiguration {
     }
 
     @Bean(destroyMethod = "shutdown")
-    ExecutorService turnExecutor(PlatformProperties properties) {
-        return WorkerPools.fixed("local-turns", properties.tasks().turnThreads());
+    ExecutorService turnExecutor(PlatformProperties properties, BackgroundPriority background) {
+        return WorkerPools.fixed("local-turns", properties.tasks().turnThreads(), background.threads("local-turns"));
     }
 
     @Bean(destroyMethod = "shutdownNow")
@@ -115,9 +116,9 @@ public class OperationsConfiguration {
 
     @Bean
     PeriodicJob operationSweeps(JdbcTemplate jdbc, OperationDispatcher dispatcher, OperationProjector projector,
-            LocalRuntime localRuntime, Clock clock, PlatformProperties properties) {
+            LocalRuntime localRuntime, Clock clock, PlatformProperties properties, BackgroundPriority background) {
         OperationSweeper sweeper = new OperationSweeper(jdbc, dispatcher, projector, localRuntime, clock);
-        return new PeriodicJob("operation-sweeper", properties.operations().sweepInterval(), sweeper::sweep);
+        return new PeriodicJob("operation-sweeper", properties.operations().sweepInterval(), sweeper::sweep, background);
     }
 
     @Bean

@@ -3,6 +3,7 @@ package org.agentplatform.infra.quota;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import org.agentplatform.api.quota.KeyQuotas;
+import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.infra.PeriodicJob;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -21,10 +22,10 @@ public class QuotaConfiguration {
     }
 
     @Bean
-    PeriodicJob quotaSweeper(PostgresKeyQuotas quotas) {
+    PeriodicJob quotaSweeper(PostgresKeyQuotas quotas, BackgroundPriority background) {
         return new PeriodicJob("quota-sweeper", Duration.ofMinutes(1), () -> {
             quotas.forgetIdle();
             quotas.deleteFull().block(STORE_TIMEOUT.multipliedBy(5));
-        });
+        }, background);
     }
 }

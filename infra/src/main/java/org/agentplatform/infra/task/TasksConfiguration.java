@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.command.turn.TurnReports;
+import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.database.RuntimeDatabase;
@@ -71,8 +72,8 @@ public class TasksConfiguration {
 
     @Bean
     PeriodicJob taskSweeps(JdbcTemplate jdbc, TaskDispatcher taskDispatcher, LocalRuntime localRuntime, ChannelChunks channelChunks,
-            Clock clock, PlatformProperties properties) {
+            Clock clock, PlatformProperties properties, BackgroundPriority background) {
         TaskSweeper sweeper = new TaskSweeper(jdbc, taskDispatcher, localRuntime, channelChunks, clock, properties.tasks().chunkRetention());
-        return new PeriodicJob("task-sweeper", properties.operations().sweepInterval(), sweeper::sweep);
+        return new PeriodicJob("task-sweeper", properties.operations().sweepInterval(), sweeper::sweep, background);
     }
 }

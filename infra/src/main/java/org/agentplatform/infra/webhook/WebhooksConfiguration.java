@@ -3,6 +3,7 @@ package org.agentplatform.infra.webhook;
 import java.time.Clock;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.kernel.webhook.RetrySchedule;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
@@ -81,8 +82,8 @@ public class WebhooksConfiguration {
 
     @Bean
     PeriodicJob webhookSweeps(JdbcTemplate jdbc, DeliveryDispatcher deliveryDispatcher, CommandGateway commands, Clock clock,
-            PlatformProperties properties) {
+            PlatformProperties properties, BackgroundPriority background) {
         WebhookSweeper sweeper = new WebhookSweeper(jdbc, deliveryDispatcher, commands, clock);
-        return new PeriodicJob("webhook-sweeper", properties.operations().sweepInterval(), sweeper::sweep);
+        return new PeriodicJob("webhook-sweeper", properties.operations().sweepInterval(), sweeper::sweep, background);
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.infra.support.PlatformTest;
 import org.agentplatform.kernel.GlobalIndex;
 import org.axonframework.common.stream.BlockingStream;
@@ -61,7 +62,7 @@ class SharedEventStreamTest {
 
     @BeforeEach
     void aSharedStream() {
-        shared = new SharedEventStream(eventStore, storage, 64, 10_000, Duration.ofMinutes(1), Duration.ofMillis(50), () -> { });
+        shared = new SharedEventStream(eventStore, storage, 64, 10_000, Duration.ofMinutes(1), Duration.ofMillis(50), () -> { }, new BackgroundPriority(0));
     }
 
     @AfterEach
