@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
@@ -36,6 +38,12 @@ final class TaskSweeper {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final Duration GRACE = Duration.ofSeconds(2);
     private static final int PRUNE_BATCH = 10_000;
+    /**
+     * The hand-back's query reads every running task; after a burst (thousands of them) it takes a few hundred
+     * milliseconds of the database, in parallel workers. It is run again only after this many times as long as it took,
+     * so that it costs at most a fiftieth of one backend's time: every sweep at rest, less often with a large backlog.
+     */
+    private static final int HAND_BACK_SPACING = 50;
 
     private final JdbcTemplate jdbc;
     private final TaskDispatcher dispatcher;
@@ -43,6 +51,8 @@ final class TaskSweeper {
     private final ChannelChunks chunks;
     private final Clock clock;
     private final Duration chunkRetention;
+    /** When ({@link System#nanoTime()}) each kind's hand-back may run next. */
+    private final Map<AgentTurn.Kind, Long> handBackDue = new EnumMap<>(AgentTurn.Kind.class);
 
     TaskSweeper(JdbcTemplate jdbc, TaskDispatcher dispatcher, LocalRuntime runtime, ChannelChunks chunks, Clock clock,
             Duration chunkRetention) {
@@ -72,6 +82,10 @@ final class TaskSweeper {
      * backlog waits there), not lost. The turn's chunks go in the window of the status row that started it.
      */
     private void handBackStartedTurns(AgentTurn.Kind kind, String dispatcher, String view, String status, OffsetDateTime settled) {
+        long began = System.nanoTime();
+        if (began - handBackDue.getOrDefault(kind, began) < 0) {
+            return;
+        }
         StoredTokens.Progress dispatched = StoredTokens.progress(jdbc, dispatcher);
         if (dispatched.position() == 0) {
             return;
@@ -94,6 +108,8 @@ final class TaskSweeper {
                             row.getString("context_id"), row.getInt("turn"), row.getLong("runtime_epoch"), started,
                             TaskMessage.user(row.getString("text"), attachments(row.getString("attachments")))));
                 }, settled, ChannelOffsets.ofEvent(dispatched.position() + 1));
+        long ended = System.nanoTime();
+        handBackDue.put(kind, ended + HAND_BACK_SPACING * (ended - began));
     }
 
     private static List<Attachment> attachments(String json) {
