@@ -13,6 +13,8 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The one executable: {@code java -jar agent-platform.jar} serves the API; {@code ... users create}
@@ -59,6 +61,12 @@ public class AgentPlatformApplication {
 
     @Bean
     BackgroundPriority backgroundPriority(PlatformProperties properties) {
+        // Reactor's timers (request timeouts, stream keep-alives) run on its parallel scheduler, whose threads start with
+        // their first task: start them now, at this thread's priority, before a background thread makes them with its own
+        Scheduler timers = Schedulers.parallel();
+        for (int worker = 0; worker < Schedulers.DEFAULT_POOL_SIZE; worker++) {
+            timers.schedule(() -> { });
+        }
         return new BackgroundPriority(properties.backgroundNiceness());
     }
 }
