@@ -136,7 +136,8 @@ public final class Bench {
         report.put("machine", machine());
         report.put("service_java_options", javaOptions);
         report.put("service_java_options_b", optionsB);
-        Comparison comparison = smoke ? new Comparison(8, Duration.ofSeconds(2), 2, 1) : new Comparison(32, Duration.ofSeconds(10), rounds, 8);
+        Comparison comparison = smoke ? new Comparison(8, Duration.ofSeconds(2), 2, 1, 5, 20)
+                : new Comparison(32, Duration.ofSeconds(10), rounds, 8, 100, 300);
         comparison.run(jarA, jarB, javaOptions, optionsB, SERVICE_SETTINGS, scratch, out, name, report);
         report.write(out.resolve(name + ".json"));
         System.out.println("bench: report " + out.resolve(name + ".json"));
@@ -435,61 +436,9 @@ public final class Bench {
         System.out.println("bench: invoke at rest: " + summary);
     }
 
-    /** Frames of tasks created through the first node and watched through {@code streams}: first {@code task_status}, and {@code done}. */
-    private record Watched(Latencies firstFrame, Latencies done) {
-    }
-
-    private Watched watch(int samples, Service streams) throws Exception {
-        Latencies firstFrame = new Latencies();
-        Latencies done = new Latencies();
-        try (HttpConnection http = new HttpConnection(HOST, service.port(), key)) {
-            for (int n = 0; n < samples; n++) {
-                long sent = System.nanoTime();
-                String task = Platform.ok(http.post(tasksPath(), Platform.echoTask("watched " + n)), 202).at("/data/task_id").asString();
-                try (EventStream stream = new HttpConnection(HOST, streams.port(), key)
-                        .stream("/api/v1/agents/" + agent + "/tasks/" + task + "/events", null)) {
-                    boolean seenStatus = false;
-                    EventStream.Frame frame;
-                    while ((frame = stream.next()) != null) {
-                        if (!seenStatus && "task_status".equals(frame.event())) {
-                            firstFrame.record(sent, System.nanoTime());
-                            seenStatus = true;
-                        }
-                        if ("done".equals(frame.event())) {
-                            done.record(sent, System.nanoTime());
-                            break;
-                        }
-                    }
-                }
-            }
-        }
-        return new Watched(firstFrame, done);
-    }
-
     /** From the create request to the stream's first {@code task_status} frame, and to {@code done}; optionally under a background load. */
     private void createToFirstFrame(String label, double backgroundRate) throws Exception {
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread background = null;
-        if (backgroundRate > 0) {
-            background = Thread.ofPlatform().start(() -> {
-                try {
-                    Load.openLoop(HOST, service.port(), key, 8, backgroundRate, Duration.ofMinutes(10), tasksPath(), 202,
-                            n -> Platform.echoTask("background " + n), stop);
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            Thread.sleep(1000);
-        }
-        Watched watched;
-        try {
-            watched = watch(sizes.sseSamples(), service);
-        } finally {
-            stop.set(true);
-            if (background != null) {
-                background.join();
-            }
-        }
+        FirstFrames.Watched watched = new FirstFrames(HOST, key, agent).underBackground(sizes.sseSamples(), service.port(), backgroundRate);
         Latencies.Summary first = watched.firstFrame().summary();
         Latencies.Summary end = watched.done().summary();
         report.put("create_to_sse_" + label, Map.of("first_task_status", first.json(), "done", end.json(),
@@ -511,8 +460,9 @@ public final class Bench {
         Path log = out.resolve(name + "-second-node.log");
         try (Service second = Service.secondNode(service, serviceJar, javaOptions, scratch.resolve("data-second-node"), log,
                 List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32"))) {
-            watch(smoke ? 5 : 500, second);
-            Watched watched = watch(sizes.sseSamples(), second);
+            FirstFrames frames = new FirstFrames(HOST, key, agent);
+            frames.watch(smoke ? 5 : 500, service.port(), second.port());
+            FirstFrames.Watched watched = frames.watch(sizes.sseSamples(), service.port(), second.port());
             Latencies.Summary first = watched.firstFrame().summary();
             Latencies.Summary end = watched.done().summary();
             report.put("create_to_sse_across_nodes", Map.of("first_task_status", first.json(), "done", end.json()));

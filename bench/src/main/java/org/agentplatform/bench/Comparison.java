@@ -13,8 +13,10 @@ import java.util.function.ToDoubleFunction;
  * Two builds of the service compared in one run ({@code --against OTHER_JAR}): both are started (each on its own
  * embedded PostgreSQL), warmed up in turns, then loaded in alternating bursts, A B A B ..., so that the box's drift,
  * which moves single runs by a third within minutes, falls on both alike. Each round's burst is the 32-connection
- * create burst carried to completion; a round reports creates/s, p99 and JVM and PostgreSQL CPU per task for each build,
- * and the summary the median of each figure and of the rounds' ratios B/A.
+ * create burst carried to completion, then tasks watched from their create to their stream's first {@code task_status}
+ * frame under an open-loop background of creates; a round reports creates/s, p50 and p99, completions, JVM and PostgreSQL
+ * CPU per task and the first frame's p50 and p99 for each build, and the summary the median of each figure and of the
+ * rounds' ratios B/A.
  */
 final class Comparison {
 
@@ -45,7 +47,7 @@ final class Comparison {
 
     /** What one burst of one build measured. */
     record Round(String build, double createsPerSecond, double p50, double p99, double completedPerSecond, double jvmMsPerTask,
-            double postgresMsPerTask) {
+            double postgresMsPerTask, double firstFrameP50, double firstFrameP99) {
     }
 
     /** A figure of a round, by its name in the summary. */
@@ -54,7 +56,8 @@ final class Comparison {
 
     private static final List<Figure> FIGURES = List.of(new Figure("creates/s", Round::createsPerSecond), new Figure("p50 ms", Round::p50),
             new Figure("p99 ms", Round::p99), new Figure("completed/s", Round::completedPerSecond),
-            new Figure("JVM CPU ms per task", Round::jvmMsPerTask), new Figure("PostgreSQL CPU ms per task", Round::postgresMsPerTask));
+            new Figure("JVM CPU ms per task", Round::jvmMsPerTask), new Figure("PostgreSQL CPU ms per task", Round::postgresMsPerTask),
+            new Figure("first frame p50 ms", Round::firstFrameP50), new Figure("first frame p99 ms", Round::firstFrameP99));
     /** How long a burst's backlog may take to drain. */
     private static final Duration DRAIN_PATIENCE = Duration.ofMinutes(5);
 
@@ -62,12 +65,17 @@ final class Comparison {
     private final Duration burst;
     private final int rounds;
     private final int warmupRounds;
+    private final int frameSamples;
+    private final double frameBackgroundRate;
 
-    Comparison(int clients, Duration burst, int rounds, int warmupRounds) {
+    /** {@code frameSamples} tasks watched per round, under {@code frameBackgroundRate} creates a second. */
+    Comparison(int clients, Duration burst, int rounds, int warmupRounds, int frameSamples, double frameBackgroundRate) {
         this.clients = clients;
         this.burst = burst;
         this.rounds = rounds;
         this.warmupRounds = warmupRounds;
+        this.frameSamples = frameSamples;
+        this.frameBackgroundRate = frameBackgroundRate;
     }
 
     /** Runs the comparison; its report goes to {@code report}. */
@@ -92,8 +100,9 @@ final class Comparison {
                     Round result = burst(build);
                     measured.add(result);
                     System.out.printf(Locale.ROOT, "bench: round %d %s: %.0f creates/s, p50 %.1f ms, p99 %.1f ms, %.0f completed/s,"
-                                    + " JVM %.2f ms and PostgreSQL %.2f ms CPU per task%n", round, build.name(), result.createsPerSecond(),
-                            result.p50(), result.p99(), result.completedPerSecond(), result.jvmMsPerTask(), result.postgresMsPerTask());
+                                    + " JVM %.2f ms and PostgreSQL %.2f ms CPU per task; first frame p50 %.1f ms, p99 %.1f ms%n", round,
+                            build.name(), result.createsPerSecond(), result.p50(), result.p99(), result.completedPerSecond(),
+                            result.jvmMsPerTask(), result.postgresMsPerTask(), result.firstFrameP50(), result.firstFrameP99());
                 }
             }
             report(measured, jarA, jarB, report);
@@ -110,8 +119,13 @@ final class Comparison {
         build.backlog().awaitDrained(DRAIN_PATIENCE);
         double seconds = (System.nanoTime() - start) / 1e9;
         double tasks = Math.max(1, result.ok());
+        double jvmMsPerTask = (service.jvmCpuSeconds() - jvmBefore) * 1000 / tasks;
+        double postgresMsPerTask = (service.postgresCpuSeconds() - postgresBefore) * 1000 / tasks;
+        Latencies.Summary firstFrame = new FirstFrames(HOST, build.target().key(), build.target().agent())
+                .underBackground(frameSamples, service.port(), frameBackgroundRate).firstFrame().summary();
+        build.backlog().awaitDrained(DRAIN_PATIENCE);
         return new Round(build.name(), result.perSecond(), result.latency().p50(), result.latency().p99(), result.ok() / seconds,
-                (service.jvmCpuSeconds() - jvmBefore) * 1000 / tasks, (service.postgresCpuSeconds() - postgresBefore) * 1000 / tasks);
+                jvmMsPerTask, postgresMsPerTask, firstFrame.p50(), firstFrame.p99());
     }
 
     private static void report(List<Round> measured, Path jarA, Path jarB, Report report) {
