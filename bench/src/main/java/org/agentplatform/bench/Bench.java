@@ -441,14 +441,16 @@ public final class Bench {
         FirstFrames.Watched watched = new FirstFrames(HOST, key, agent).underBackground(sizes.sseSamples(), service.port(), backgroundRate);
         Latencies.Summary first = watched.firstFrame().summary();
         Latencies.Summary end = watched.done().summary();
-        report.put("create_to_sse_" + label, Map.of("first_task_status", first.json(), "done", end.json(),
+        report.put("create_to_sse_" + label, Map.of("accepted", watched.accepted().summary().json(), "stream_open",
+                watched.streamOpen().summary().json(), "first_task_status", first.json(), "done", end.json(),
                 "background_creates_per_second", backgroundRate));
         String context = backgroundRate > 0 ? " (" + (int) backgroundRate + " creates/s background)" : " (at rest)";
         report.atMost("create -> first task_status frame" + context + ": p50", first.p50(), "ms", 20.0);
         report.atMost("create -> first task_status frame" + context + ": p99", first.p99(), "ms", 100.0);
         report.atMost("create -> done frame" + context + ": p50", end.p50(), "ms", null);
         report.atMost("create -> done frame" + context + ": p99", end.p99(), "ms", null);
-        System.out.println("bench: create -> first status frame" + context + ": " + first + "; -> done: " + end);
+        System.out.println("bench: create -> first status frame" + context + ": " + first + "; -> done: " + end + "; -> 202: "
+                + watched.accepted().summary() + "; -> stream open: " + watched.streamOpen().summary());
         awaitDrained();
     }
 

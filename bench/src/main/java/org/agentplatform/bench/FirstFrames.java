@@ -10,8 +10,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class FirstFrames {
 
-    /** The latencies of one series: create -> first {@code task_status} frame, and -> {@code done}. */
-    record Watched(Latencies firstFrame, Latencies done) {
+    /**
+     * The latencies of one series, each from the create's request: its 202, the stream's response head (sent once the
+     * task is found in its read model), the first {@code task_status} frame, and {@code done}.
+     */
+    record Watched(Latencies accepted, Latencies streamOpen, Latencies firstFrame, Latencies done) {
     }
 
     private final String host;
@@ -26,13 +29,17 @@ final class FirstFrames {
 
     /** {@code samples} tasks created through {@code createPort}, their streams opened through {@code streamPort}. */
     Watched watch(int samples, int createPort, int streamPort) throws Exception {
+        Latencies accepted = new Latencies();
+        Latencies streamOpen = new Latencies();
         Latencies firstFrame = new Latencies();
         Latencies done = new Latencies();
         try (HttpConnection http = new HttpConnection(host, createPort, key)) {
             for (int n = 0; n < samples; n++) {
                 long sent = System.nanoTime();
                 String task = Platform.ok(http.post(tasksPath, Platform.echoTask("watched " + n)), 202).at("/data/task_id").asString();
+                accepted.record(sent, System.nanoTime());
                 try (EventStream stream = new HttpConnection(host, streamPort, key).stream(tasksPath + "/" + task + "/events", null)) {
+                    streamOpen.record(sent, System.nanoTime());
                     boolean seenStatus = false;
                     EventStream.Frame frame;
                     while ((frame = stream.next()) != null) {
@@ -48,7 +55,7 @@ final class FirstFrames {
                 }
             }
         }
-        return new Watched(firstFrame, done);
+        return new Watched(accepted, streamOpen, firstFrame, done);
     }
 
     /** As {@link #watch} on one node, while {@code backgroundRate} creates a second arrive there besides (none when 0). */
