@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.channel.ChannelLog;
@@ -78,10 +79,13 @@ public final class ChannelStream {
 
     /**
      * @param kind          what the stream counts as ({@link OpenStreams})
+     * @param opened        the channel's snapshot as the route read it to open the stream: the first batch of rows is
+     *                      read after it, so it serves as that batch's snapshot (one read fewer per stream opened)
      * @param prunedThrough chunks at or below this offset are gone (null: none)
      */
-    public <S> Flux<ServerSentEvent<String>> after(String kind, Source<S> source, Long prunedThrough, long cursor) {
+    public <S> Flux<ServerSentEvent<String>> after(String kind, Source<S> source, S opened, Long prunedThrough, long cursor) {
         AtomicLong last = new AtomicLong(cursor);
+        AtomicReference<S> unused = new AtomicReference<>(opened);
         Flux<Object> backfill = prunedThrough != null && cursor < prunedThrough
                 ? source.rows(cursor, 1).next().map(oldest -> (Object) Frame.of("backfill_truncated", backfillTruncated(oldest.offset(), cursor)))
                         .flux()
@@ -89,7 +93,7 @@ public final class ChannelStream {
         // the feed is subscribed before the first read, so no commit slips between them
         Flux<Object> rows = Flux.merge(feed.on(ChannelLog.NOTIFICATIONS, source.channel().toString()).map(change -> 0L), Mono.just(0L))
                 .onBackpressureLatest()
-                .concatMap(wake -> drain(source, last), 1);
+                .concatMap(wake -> drain(source, last, unused), 1);
         Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
         return open.track(kind, Flux.merge(backfill.concatWith(rows), keepAlive)
                 .takeUntil(item -> item == END)
@@ -106,10 +110,12 @@ public final class ChannelStream {
      * Every row after {@code last}, batch by batch, then the closing frames once the channel is over and all its
      * rows are out. The snapshot is read before the rows: when that earlier read shows the channel over, the rows
      * read after it hold everything up to its end. (Read the other way round, a commit landing between the two
-     * reads would close the stream before its last rows.)
+     * reads would close the stream before its last rows.) The first drain takes the snapshot the stream was opened with.
      */
-    private <S> Flux<Object> drain(Source<S> source, AtomicLong last) {
-        return source.snapshot().flatMapMany(before -> source.rows(last.get(), BATCH).collectList()
+    private <S> Flux<Object> drain(Source<S> source, AtomicLong last, AtomicReference<S> opened) {
+        S unused = opened.getAndSet(null);
+        Mono<S> snapshot = unused != null ? Mono.just(unused) : source.snapshot();
+        return snapshot.flatMapMany(before -> source.rows(last.get(), BATCH).collectList()
                 .flatMapMany(rows -> {
                     List<Object> out = new ArrayList<>();
                     for (ChannelEntry row : rows) {
@@ -120,7 +126,7 @@ public final class ChannelStream {
                         }
                     }
                     if (rows.size() == BATCH) {
-                        return Flux.fromIterable(out).concatWith(Flux.defer(() -> drain(source, last)));
+                        return Flux.fromIterable(out).concatWith(Flux.defer(() -> drain(source, last, opened)));
                     }
                     // every row up to the end is at or before the cursor: the stream resumed past it
                     return source.isOver(before) ? Flux.fromIterable(out).concatWith(closing(source, before)) : Flux.fromIterable(out);

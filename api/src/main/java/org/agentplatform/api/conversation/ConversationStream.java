@@ -34,7 +34,7 @@ final class ConversationStream {
     }
 
     Flux<ServerSentEvent<String>> after(ConversationRecord conversation, long cursor) {
-        return stream.after(OpenStreams.CONVERSATION, new Source(conversation), conversation.prunedThrough(), cursor);
+        return stream.after(OpenStreams.CONVERSATION, new Source(conversation), conversation, conversation.prunedThrough(), cursor);
     }
 
     private final class Source implements ChannelStream.Source<ConversationRecord> {

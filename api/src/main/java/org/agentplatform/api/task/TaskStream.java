@@ -33,7 +33,7 @@ final class TaskStream {
     }
 
     Flux<ServerSentEvent<String>> after(TaskRecord task, long cursor) {
-        return stream.after(OpenStreams.TASK, new Source(task), task.prunedThrough(), cursor);
+        return stream.after(OpenStreams.TASK, new Source(task), task, task.prunedThrough(), cursor);
     }
 
     private final class Source implements ChannelStream.Source<TaskRecord> {

@@ -65,14 +65,14 @@ class TaskStreamTest {
 
     @Test
     void aResumePastTheTerminalStatusGetsOnlyDone() {
-        Store finished = new Store(0);
-        finished.find(TASK).block();
-        assertThat(kinds(stream(finished, Store.offset(4, 1)))).containsExactly("done");
+        assertThat(kinds(stream(new Store(0), Store.offset(4, 1)))).containsExactly("done");
     }
 
     private static List<ServerSentEvent<String>> stream(Store store, long cursor) {
         TaskStream stream = new TaskStream(store, new ChannelStream(store, JsonMapper.builder().build(), Duration.ofSeconds(15), new OpenStreams()));
-        return stream.after(store.record(false), cursor).collectList().block(Duration.ofSeconds(10));
+        // the route reads the task to open the stream (a read of the store like the stream's own)
+        TaskRecord opened = store.find(TASK).block();
+        return stream.after(opened, cursor).collectList().block(Duration.ofSeconds(10));
     }
 
     private static List<String> kinds(List<ServerSentEvent<String>> events) {
@@ -82,8 +82,8 @@ class TaskStreamTest {
     /**
      * A task's log and record before and after the commit of its answer; reads see one or the other,
      * and the commit, made after the {@code commitAfterRead}-th read, notifies like the projection's.
-     * A stream reads twice (task and log, in some order), then waits: a commit after that comes from
-     * outside while it waits.
+     * A stream is opened on a read of the task, reads the log, then waits (later batches read the task, then the
+     * log): a commit after those two reads comes from outside while it waits.
      */
     private static final class Store implements TaskReads, ChangeFeed {
 
