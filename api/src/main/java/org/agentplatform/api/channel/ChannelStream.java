@@ -85,7 +85,7 @@ public final class ChannelStream {
      */
     public <S> Flux<ServerSentEvent<String>> after(String kind, Source<S> source, S opened, Long prunedThrough, long cursor) {
         AtomicLong last = new AtomicLong(cursor);
-        AtomicReference<S> unused = new AtomicReference<>(opened);
+        AtomicReference<S> firstSnapshot = new AtomicReference<>(opened);
         Flux<Object> backfill = prunedThrough != null && cursor < prunedThrough
                 ? source.rows(cursor, 1).next().map(oldest -> (Object) Frame.of("backfill_truncated", backfillTruncated(oldest.offset(), cursor)))
                         .flux()
@@ -93,7 +93,7 @@ public final class ChannelStream {
         // the feed is subscribed before the first read, so no commit slips between them
         Flux<Object> rows = Flux.merge(feed.on(ChannelLog.NOTIFICATIONS, source.channel().toString()).map(change -> 0L), Mono.just(0L))
                 .onBackpressureLatest()
-                .concatMap(wake -> drain(source, last, unused), 1);
+                .concatMap(wake -> drain(source, last, firstSnapshot), 1);
         Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
         return open.track(kind, Flux.merge(backfill.concatWith(rows), keepAlive)
                 .takeUntil(item -> item == END)
@@ -112,9 +112,9 @@ public final class ChannelStream {
      * read after it hold everything up to its end. (Read the other way round, a commit landing between the two
      * reads would close the stream before its last rows.) The first drain takes the snapshot the stream was opened with.
      */
-    private <S> Flux<Object> drain(Source<S> source, AtomicLong last, AtomicReference<S> opened) {
-        S unused = opened.getAndSet(null);
-        Mono<S> snapshot = unused != null ? Mono.just(unused) : source.snapshot();
+    private <S> Flux<Object> drain(Source<S> source, AtomicLong last, AtomicReference<S> firstSnapshot) {
+        S first = firstSnapshot.getAndSet(null);
+        Mono<S> snapshot = first != null ? Mono.just(first) : source.snapshot();
         return snapshot.flatMapMany(before -> source.rows(last.get(), BATCH).collectList()
                 .flatMapMany(rows -> {
                     List<Object> out = new ArrayList<>();
@@ -126,7 +126,7 @@ public final class ChannelStream {
                         }
                     }
                     if (rows.size() == BATCH) {
-                        return Flux.fromIterable(out).concatWith(Flux.defer(() -> drain(source, last, opened)));
+                        return Flux.fromIterable(out).concatWith(Flux.defer(() -> drain(source, last, firstSnapshot)));
                     }
                     // every row up to the end is at or before the cursor: the stream resumed past it
                     return source.isOver(before) ? Flux.fromIterable(out).concatWith(closing(source, before)) : Flux.fromIterable(out);
