@@ -2,6 +2,7 @@ package org.agentplatform.api.agent;
 
 import java.time.Duration;
 import java.util.UUID;
+import java.util.function.Function;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.agent.AgentId;
@@ -25,10 +26,22 @@ public final class TaskAccess {
     }
 
     public static Mono<TaskRecord> owned(TaskReads tasks, AgentId agent, String taskId, OwnerId caller) {
+        return owned(tasks::findCreated, task -> task, agent, taskId, caller);
+    }
+
+    /** As above, {@code find} reading something that holds the task (waiting up to {@link #JUST_CREATED} for a task just created). */
+    public static <T> Mono<T> owned(JustCreated<T> find, Function<T, TaskRecord> record, AgentId agent, String taskId, OwnerId caller) {
         TaskId id = parse(taskId);
-        return tasks.findCreated(id, JUST_CREATED)
-                .filter(task -> task.ownerId().equals(caller) && task.agentId().equals(agent))
+        return find.find(id, JUST_CREATED)
+                .filter(found -> record.apply(found).ownerId().equals(caller) && record.apply(found).agentId().equals(agent))
                 .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.AGENT_NOT_FOUND, "No task " + taskId + " of agent " + agent)));
+    }
+
+    /** A read of a task that waits up to {@code wait} for one created a moment ago; empty for an unknown task. */
+    @FunctionalInterface
+    public interface JustCreated<T> {
+
+        Mono<T> find(TaskId taskId, Duration wait);
     }
 
     private static TaskId parse(String taskId) {

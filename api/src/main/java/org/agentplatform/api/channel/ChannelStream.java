@@ -84,6 +84,16 @@ public final class ChannelStream {
      * @param prunedThrough chunks at or below this offset are gone (null: none)
      */
     public <S> Flux<ServerSentEvent<String>> after(String kind, Source<S> source, S opened, Long prunedThrough, long cursor) {
+        return after(kind, source, opened, List.of(), prunedThrough, cursor);
+    }
+
+    /**
+     * As above, streaming first the rows already {@code known} from the event store (in offset order) that the read model
+     * may not show yet: the rows read after them start past them. {@code opened} is null when the route did not read
+     * the snapshot (the first batch reads it).
+     */
+    public <S> Flux<ServerSentEvent<String>> after(String kind, Source<S> source, S opened, List<ChannelEntry> known, Long prunedThrough,
+            long cursor) {
         AtomicLong last = new AtomicLong(cursor);
         AtomicReference<S> firstSnapshot = new AtomicReference<>(opened);
         Flux<Object> backfill = prunedThrough != null && cursor < prunedThrough
@@ -91,11 +101,21 @@ public final class ChannelStream {
                         .flux()
                 : Flux.empty();
         // the feed is subscribed before the first read, so no commit slips between them
+        Flux<Object> fromEvents = Flux.defer(() -> {
+            List<Object> frames = new ArrayList<>(known.size());
+            for (ChannelEntry row : known) {
+                if (row.offset() > last.get()) {
+                    frames.add(new Frame(Long.toString(row.offset()), row.kind(), source.data(row)));
+                    last.set(row.offset());
+                }
+            }
+            return Flux.fromIterable(frames);
+        });
         Flux<Object> rows = Flux.merge(feed.on(ChannelLog.NOTIFICATIONS, source.channel().toString()).map(change -> 0L), Mono.just(0L))
                 .onBackpressureLatest()
                 .concatMap(wake -> drain(source, last, firstSnapshot), 1);
         Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-        return open.track(kind, Flux.merge(backfill.concatWith(rows), keepAlive)
+        return open.track(kind, Flux.merge(backfill.concatWith(fromEvents).concatWith(rows), keepAlive)
                 .takeUntil(item -> item == END)
                 .filter(item -> item != END)
                 .map(this::event)

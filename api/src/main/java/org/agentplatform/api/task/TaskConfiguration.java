@@ -1,6 +1,7 @@
 package org.agentplatform.api.task;
 
 import org.agentplatform.api.channel.ChannelStream;
+import org.agentplatform.query.task.FreshTasks;
 import org.agentplatform.query.task.TaskReads;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -10,7 +11,7 @@ import org.springframework.context.annotation.Configuration;
 class TaskConfiguration {
 
     @Bean
-    TaskStream taskStream(TaskReads tasks, ChannelStream channelStream) {
-        return new TaskStream(tasks, channelStream);
+    TaskStream taskStream(TaskReads tasks, FreshTasks fresh, ChannelStream channelStream) {
+        return new TaskStream(tasks, fresh, channelStream);
     }
 }

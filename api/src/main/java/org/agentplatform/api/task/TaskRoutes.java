@@ -178,6 +178,11 @@ final class TaskRoutes {
             @PathVariable String taskId, @RequestHeader(name = LogPages.RESUME_HEADER, required = false) String lastEventId,
             @RequestParam(required = false) String since) {
         long cursor = LogPages.streamCursor(lastEventId, since);
+        if (cursor < 0) {
+            // from the start: a task created a moment ago streams from its events before its read model shows it
+            return TaskAccess.owned(stream::open, TaskStream.Opened::task, AgentAccess.parse(agentId), taskId, caller.ownerId())
+                    .map(opened -> EventStreams.of(stream.after(opened, cursor)));
+        }
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
                 .map(task -> task.status().isTerminal() && cursor >= task.changeOffset() ? EventStreams.finished()
                         : EventStreams.of(stream.after(task, cursor)));

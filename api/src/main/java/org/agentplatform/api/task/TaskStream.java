@@ -1,20 +1,26 @@
 package org.agentplatform.api.task;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.agentplatform.api.channel.ChannelStream;
 import org.agentplatform.api.channel.ChannelStream.Frame;
 import org.agentplatform.api.web.OpenStreams;
+import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskStatus;
 import org.agentplatform.query.channel.ChannelEntry;
+import org.agentplatform.query.task.FreshTasks;
 import org.agentplatform.query.task.TaskProjection;
 import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
 import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.Disposable;
+import reactor.core.Disposables;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -25,15 +31,73 @@ import reactor.core.publisher.Mono;
 final class TaskStream {
 
     private final TaskReads tasks;
+    private final FreshTasks fresh;
     private final ChannelStream stream;
 
-    TaskStream(TaskReads tasks, ChannelStream stream) {
+    /** A task to stream, and the rows of its log known from the event store before its read model shows them (if any). */
+    record Opened(TaskRecord task, List<ChannelEntry> known) {
+    }
+
+    TaskStream(TaskReads tasks, FreshTasks fresh, ChannelStream stream) {
         this.tasks = tasks;
+        this.fresh = fresh;
         this.stream = stream;
+    }
+
+    /**
+     * The task to stream from its start, waiting up to {@code wait} for one created a moment ago: whichever answers first
+     * of its events as this node's reader holds them ({@link FreshTasks}: usually before its projection has committed) and
+     * the read model ({@link TaskReads#findCreated}, which also answers for a task the store does not know: empty).
+     */
+    Mono<Opened> open(TaskId taskId, Duration wait) {
+        return firstValue(fresh.created(taskId, wait).map(task -> new Opened(task.task(), task.rows())),
+                tasks.findCreated(taskId, wait).map(task -> new Opened(task, List.of())));
     }
 
     Flux<ServerSentEvent<String>> after(TaskRecord task, long cursor) {
         return stream.after(OpenStreams.TASK, new Source(task), task, task.prunedThrough(), cursor);
+    }
+
+    /** The stream of an opened task: its known rows first, then the read model's after them. */
+    Flux<ServerSentEvent<String>> after(Opened opened, long cursor) {
+        if (opened.known().isEmpty()) {
+            return after(opened.task(), cursor);
+        }
+        // the record is folded from events, not read: the first batch reads the snapshot
+        return stream.after(OpenStreams.TASK, new Source(opened.task()), null, opened.known(), opened.task().prunedThrough(), cursor);
+    }
+
+    /**
+     * The first value of {@code preferred} (subscribed first: it may answer at once, and then {@code decisive} is not asked)
+     * or {@code decisive}; what {@code decisive} answers (empty, an error) once it ends without a value first. Errors of
+     * {@code preferred} are left to {@code decisive}.
+     */
+    static <T> Mono<T> firstValue(Mono<T> preferred, Mono<T> decisive) {
+        return Mono.create(sink -> {
+            AtomicBoolean decided = new AtomicBoolean();
+            Disposable.Composite both = Disposables.composite();
+            sink.onDispose(both);
+            both.add(preferred.subscribe(value -> {
+                if (decided.compareAndSet(false, true)) {
+                    sink.success(value);
+                }
+            }, failure -> { }));
+            if (!decided.get()) {
+                both.add(decisive.subscribe(value -> {
+                    if (decided.compareAndSet(false, true)) {
+                        sink.success(value);
+                    }
+                }, failure -> {
+                    if (decided.compareAndSet(false, true)) {
+                        sink.error(failure);
+                    }
+                }, () -> {
+                    if (decided.compareAndSet(false, true)) {
+                        sink.success();
+                    }
+                }));
+            }
+        });
     }
 
     private final class Source implements ChannelStream.Source<TaskRecord> {

@@ -24,6 +24,8 @@ import org.agentplatform.api.channel.ChannelStream;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.channel.ChannelLog;
 import org.agentplatform.query.channel.ChannelReads;
+import org.agentplatform.query.RecentEvents;
+import org.agentplatform.query.task.FreshTasks;
 import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
 import org.junit.jupiter.api.Test;
@@ -68,8 +70,45 @@ class TaskStreamTest {
         assertThat(kinds(stream(new Store(0), Store.offset(4, 1)))).containsExactly("done");
     }
 
+    @Test
+    void aStreamStartedFromTheCreationsEventsShowsEveryRowOnceWhereverTheLastCommitLands() {
+        for (int commitAfterRead = 0; commitAfterRead <= Store.READS_BEFORE_WAITING; commitAfterRead++) {
+            Store store = new Store(commitAfterRead);
+            // the creation and start as the reader holds them: the first three rows, before the read model's
+            TaskStream.Opened opened = new TaskStream.Opened(store.record(false), Store.rows(false).subList(0, 3));
+            assertThat(kinds(stream(store).after(opened, -1).collectList().block(Duration.ofSeconds(10))))
+                    .as("the last commit after read %d", commitAfterRead)
+                    .containsExactlyElementsOf(EVERY_KIND);
+        }
+    }
+
+    @Test
+    void theTaskIsOpenedFromWhicheverAnswersFirst() {
+        AtomicInteger asked = new AtomicInteger();
+        Mono<String> readModel = Mono.fromCallable(() -> {
+            asked.incrementAndGet();
+            return "read model";
+        });
+        assertThat(TaskStream.firstValue(Mono.just("events"), readModel).block()).isEqualTo("events");
+        assertThat(asked).as("the events answered at once: the read model is not asked").hasValue(0);
+        assertThat(TaskStream.firstValue(Mono.<String>never(), readModel).block()).isEqualTo("read model");
+        AtomicInteger canceled = new AtomicInteger();
+        assertThat(TaskStream.firstValue(Mono.delay(Duration.ofMillis(50)).map(tick -> "events"),
+                Mono.<String>never().doOnCancel(canceled::incrementAndGet)).block(Duration.ofSeconds(5))).isEqualTo("events");
+        assertThat(canceled).as("the slower read is canceled").hasValue(1);
+        assertThat(TaskStream.firstValue(Mono.<String>never(), Mono.<String>empty()).blockOptional(Duration.ofSeconds(5)))
+                .as("an unknown task: the read model's empty answer ends the wait for its events").isEmpty();
+        assertThat(TaskStream.firstValue(Mono.<String>error(new IllegalStateException("no reader")), Mono.just("read model")).block())
+                .isEqualTo("read model");
+    }
+
+    private static TaskStream stream(Store store) {
+        return new TaskStream(store, new FreshTasks(RecentEvents.NONE), new ChannelStream(store, JsonMapper.builder().build(),
+                Duration.ofSeconds(15), new OpenStreams()));
+    }
+
     private static List<ServerSentEvent<String>> stream(Store store, long cursor) {
-        TaskStream stream = new TaskStream(store, new ChannelStream(store, JsonMapper.builder().build(), Duration.ofSeconds(15), new OpenStreams()));
+        TaskStream stream = stream(store);
         // the route reads the task to open the stream (a read of the store like the stream's own)
         TaskRecord opened = store.find(TASK).block();
         return stream.after(opened, cursor).collectList().block(Duration.ofSeconds(10));
@@ -142,7 +181,7 @@ class TaskStreamTest {
                     answered ? offset(4, 1) : offset(2, 2), answered ? offset(4, 1) : offset(2, 0), null, answered ? 2 : 1, AT, AT);
         }
 
-        private static List<ChannelEntry> rows(boolean answered) {
+        static List<ChannelEntry> rows(boolean answered) {
             List<ChannelEntry> rows = new ArrayList<>(List.of(
                     row(offset(1, 0), "user_message", null),
                     row(offset(1, 1), "task_status", "queued"),

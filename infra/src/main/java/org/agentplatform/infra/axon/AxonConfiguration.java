@@ -189,11 +189,12 @@ public class AxonConfiguration {
     @Bean
     ConfigurerModule pooledProcessorsSequencedPerAggregate(ObjectProvider<EventStorageEngine> storageEngine,
             ProcessorFailures failures, CommitAnnouncer announcer, ObjectProvider<ChangeFeed> feed, JdbcTemplate jdbc,
-            PlatformProperties properties, BackgroundPriority background) {
+            PlatformProperties properties, BackgroundPriority background, WindowRecentEvents recentEvents) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .configureDefaultStreamableMessageSource(config -> {
                     SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, MAX_GAP_OFFSET,
                             GAP_TIMEOUT, properties.events().pollInterval(), announcer::committed, background);
+                    recentEvents.attach(source);
                     Disposable othersCommits = feed.getObject().on(CommitAnnouncer.CHANNEL, CommitAnnouncer.KEY)
                             .filter(change -> announcer.fromOtherNode(change.payload()))
                             .subscribe(change -> source.wake(), failure -> LoggerFactory.getLogger(CommitAnnouncer.class).atWarn()
@@ -217,6 +218,12 @@ public class AxonConfiguration {
                 .registerDefaultListenerInvocationErrorHandler(config -> PropagatingErrorHandler.instance())
                 // a batch that failed anyway is rolled back and retried, and counted for health
                 .registerDefaultErrorHandler(config -> failures));
+    }
+
+    /** The events the node's reader read a moment ago, for streams opened on resources just created. */
+    @Bean
+    WindowRecentEvents recentEvents() {
+        return new WindowRecentEvents();
     }
 
     /** A processor's scheduled pool of {@code threads} background threads, shut down with Axon. */

@@ -2,7 +2,11 @@ package org.agentplatform.infra.axon;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -10,13 +14,16 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.kernel.GlobalIndex;
 import org.axonframework.common.stream.BlockingStream;
+import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.GenericEventMessage;
@@ -49,6 +56,9 @@ import org.slf4j.LoggerFactory;
  * which of its gaps can no longer be filled (the reader gave up on them too). A stream in step with the
  * reader (its token is the reader's before an event) takes the reader's token after it. Every event is handed on with
  * its own global index as metadata ({@link GlobalIndex}).
+ * <p>
+ * Besides the processors, a caller may {@linkplain #watch watch} for an aggregate's events: those the window holds, at
+ * once or as soon as the reader reads one (a stream opened on a task created a moment ago starts from them).
  */
 final class SharedEventStream implements StreamableMessageSource<TrackedEventMessage<?>>, AutoCloseable {
 
@@ -63,6 +73,8 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private final Duration gapTimeout;
     private final Duration otherNodesTick;
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    /** Callers waiting for an aggregate's events, by aggregate id; each list is replaced, never changed. */
+    private final Map<String, List<Watch>> watches = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition work = lock.newCondition();
     private final Condition arrived = lock.newCondition();
@@ -142,6 +154,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 dirty = false;
                 long before = newest.sequence;
                 if (read() > 0) {
+                    notifyWatches(before + 1);
                     streams.forEach(stream -> stream.notifyAvailable(before + 1));
                     lock.lock();
                     try {
@@ -193,6 +206,90 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             }
         }
         return read;
+    }
+
+    /**
+     * Hands {@code found} the events of {@code aggregate} the window holds (in the aggregate's order), once: at once when it
+     * holds some, else when the reader reads one. Closing the answer stops the watch.
+     */
+    AutoCloseable watch(String aggregate, Consumer<List<DomainEventMessage<?>>> found) {
+        Watch watch = new Watch(aggregate, found);
+        watches.compute(aggregate, (key, waiting) -> {
+            List<Watch> more = waiting == null ? new ArrayList<>(1) : new ArrayList<>(waiting);
+            more.add(watch);
+            return List.copyOf(more);
+        });
+        // after registering: an event the reader appends meanwhile is seen here or by the reader's call
+        watch.fire();
+        return watch;
+    }
+
+    /** The events of {@code aggregate} the window holds now, in the aggregate's order. */
+    List<DomainEventMessage<?>> held(String aggregate) {
+        Node head = newest;
+        if (head == null) {
+            return List.of();
+        }
+        List<DomainEventMessage<?>> found = new ArrayList<>(2);
+        for (long sequence = Math.max(1, head.sequence - capacity + 1); sequence <= head.sequence; sequence++) {
+            Node node = at(sequence);
+            if (node != null && node.event instanceof DomainEventMessage<?> event && aggregate.equals(event.getAggregateIdentifier())) {
+                found.add(event);
+            }
+        }
+        found.sort(Comparator.comparingLong(DomainEventMessage::getSequenceNumber));
+        return found;
+    }
+
+    /** Tells the watches of the aggregates of the events from position {@code first} on. */
+    private void notifyWatches(long first) {
+        if (watches.isEmpty()) {
+            return;
+        }
+        long head = newest.sequence;
+        Set<String> seen = new HashSet<>();
+        for (long sequence = Math.max(first, head - capacity + 1); sequence <= head; sequence++) {
+            Node node = at(sequence);
+            if (node != null && node.event instanceof DomainEventMessage<?> event && watches.containsKey(event.getAggregateIdentifier())) {
+                seen.add(event.getAggregateIdentifier());
+            }
+        }
+        for (String aggregate : seen) {
+            watches.getOrDefault(aggregate, List.of()).forEach(Watch::fire);
+        }
+    }
+
+    /** A caller waiting for an aggregate's events. */
+    private final class Watch implements AutoCloseable {
+
+        private final String aggregate;
+        private final Consumer<List<DomainEventMessage<?>>> found;
+        private final AtomicBoolean done = new AtomicBoolean();
+
+        Watch(String aggregate, Consumer<List<DomainEventMessage<?>>> found) {
+            this.aggregate = aggregate;
+            this.found = found;
+        }
+
+        void fire() {
+            if (done.get()) {
+                return;
+            }
+            List<DomainEventMessage<?>> events = held(aggregate);
+            if (!events.isEmpty() && done.compareAndSet(false, true)) {
+                close();
+                found.accept(events);
+            }
+        }
+
+        @Override
+        public void close() {
+            watches.computeIfPresent(aggregate, (key, waiting) -> {
+                List<Watch> left = new ArrayList<>(waiting);
+                left.remove(this);
+                return left.isEmpty() ? null : List.copyOf(left);
+            });
+        }
     }
 
     private void pause() {

@@ -11,9 +11,11 @@ import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.database.RuntimeDatabase;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.RecentEvents;
 import org.agentplatform.query.WriteBatching;
 import org.agentplatform.query.conversation.ConversationProjection;
 import org.agentplatform.query.conversation.ConversationReads;
+import org.agentplatform.query.task.FreshTasks;
 import org.agentplatform.query.task.R2dbcTaskReads;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.agentplatform.query.task.TaskProjection;
@@ -68,6 +70,12 @@ public class TasksConfiguration {
     @Bean
     R2dbcTaskReads taskReads(DatabaseClient database, ReadModelWaits waits) {
         return new R2dbcTaskReads(database, waits);
+    }
+
+    /** Tasks just created, from the events the node's reader holds, before the task projection commits them. */
+    @Bean
+    FreshTasks freshTasks(RecentEvents recentEvents) {
+        return new FreshTasks(recentEvents);
     }
 
     @Bean

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -186,6 +187,30 @@ class SharedEventStreamTest {
             assertThat(passedOver).as("of the 101 probes, handed out").isLessThan(10);
             stream.close();
         }
+    }
+
+    @Test
+    void aWatchGetsAnAggregatesEventsAtOnceWhenTheWindowHoldsThemElseOnceTheReaderReadsThem() throws Exception {
+        BlockingStream<TrackedEventMessage<?>> live = shared.openStream(shared.createHeadToken());
+        live.hasNextAvailable(100, TimeUnit.MILLISECONDS); // joins the window: the reader starts
+        String aggregate = UUID.randomUUID().toString();
+        CompletableFuture<List<DomainEventMessage<?>>> waiting = new CompletableFuture<>();
+        shared.watch(aggregate, waiting::complete);
+        CompletableFuture<List<DomainEventMessage<?>>> stopped = new CompletableFuture<>();
+        shared.watch(aggregate, stopped::complete).close();
+        List<String> appended = transactions.fetchInTransaction(() -> List.of(appendOne(aggregate, 0), appendOne(aggregate, 1)));
+        shared.wake();
+
+        List<DomainEventMessage<?>> found = waiting.get(30, TimeUnit.SECONDS);
+        assertThat(found).extracting(DomainEventMessage::getIdentifier).containsExactlyElementsOf(appended);
+        assertThat(found).allSatisfy(event -> assertThat(event.getMetaData()).containsKey(GlobalIndex.KEY));
+        CompletableFuture<List<DomainEventMessage<?>>> later = new CompletableFuture<>();
+        shared.watch(aggregate, later::complete);
+        assertThat(later).as("held already: answered at once").isCompletedWithValueMatching(events -> events.size() == 2);
+        assertThat(shared.held(aggregate)).extracting(DomainEventMessage::getSequenceNumber).containsExactly(0L, 1L);
+        assertThat(stopped).as("a closed watch is not told").isNotDone();
+        assertThat(shared.held(UUID.randomUUID().toString())).isEmpty();
+        live.close();
     }
 
     private List<String> append(String aggregate, int count) throws Exception {

@@ -87,6 +87,23 @@ public final class ChannelLog {
         return new Row(kind, turn, null, status, null, List.of(), data == null || data.isEmpty() ? null : data);
     }
 
+    /**
+     * The rows of the event at {@code globalIndex} as {@link ChannelReads} reads them back once written, before they
+     * are: a row without a turn takes {@code turn}, the channel's turn after the change.
+     */
+    public static List<ChannelEntry> entries(long globalIndex, Instant at, int turn, List<Row> rows) {
+        long offset = ChannelOffsets.ofEvent(globalIndex);
+        Instant stored = SqlTime.asStored(at);
+        List<ChannelEntry> entries = new ArrayList<>(rows.size());
+        for (int index = 0; index < rows.size(); index++) {
+            Row row = rows.get(index);
+            List<Map<String, Object>> attachments = attachments(row.attachments());
+            entries.add(new ChannelEntry(offset + index, row.kind(), row.turn() == null ? turn : row.turn(), row.role(), row.status(),
+                    row.text(), attachments == null ? List.of() : List.copyOf(attachments), row.data(), stored));
+        }
+        return entries;
+    }
+
     /** The offset of the last row the event at {@code globalIndex} writes with {@code rows} (at least one) rows. */
     public static long lastOffset(long globalIndex, int rows) {
         return ChannelOffsets.ofEvent(globalIndex) + rows - 1;

@@ -71,14 +71,23 @@ public class TaskProjection {
                 ChannelLog.Change.of(CREATED, event.taskId().value(), event.task().ownerId().value(), event.task().agentId().value(),
                         event.task().instanceId().value(), event.task().contextId(), event.origin().wireName(), event.status().wireName(),
                         SqlTime.of(event.deadline()), last, last, sequence, SqlTime.of(at), SqlTime.of(at)),
-                List.of(ChannelLog.message(event.message(), 1), status(event, 0, null)));
+                rows(event));
+    }
+
+    /** The rows a creation writes: the first message (the input of turn 1), then the queued status (turn 0). */
+    static List<ChannelLog.Row> rows(TaskCreated event) {
+        return List.of(ChannelLog.message(event.message(), 1), status(event, 0, null));
     }
 
     @EventHandler
     void on(TaskStarted event, @SequenceNumber long sequence, @Timestamp Instant at, @MetaDataValue(GlobalIndex.KEY) Long index,
             TrackingToken token) {
-        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), null, Map.of("runtime_epoch", event.runtimeEpoch()),
-                "turn = ?", event.turn());
+        changeWith(event, sequence, at, ChannelLog.globalIndex(index, token), rows(event), "turn = ?", event.turn());
+    }
+
+    /** The row a start writes: its status, with the runtime's epoch. */
+    static List<ChannelLog.Row> rows(TaskStarted event) {
+        return rows(event, event.turn(), null, Map.of("runtime_epoch", event.runtimeEpoch()));
     }
 
     @EventHandler
@@ -149,15 +158,25 @@ public class TaskProjection {
      */
     private void change(TaskEvent event, long sequence, Instant at, long globalIndex, Integer turn, TaskMessage message,
             Map<String, Object> data, String assignments, Object... values) {
-        List<ChannelLog.Row> rows = new ArrayList<>();
-        if (message != null) {
-            rows.add(ChannelLog.message(message, turn));
-        }
-        rows.add(status(event, turn, data));
+        changeWith(event, sequence, at, globalIndex, rows(event, turn, message, data), assignments, values);
+    }
+
+    private void changeWith(TaskEvent event, long sequence, Instant at, long globalIndex, List<ChannelLog.Row> rows, String assignments,
+            Object... values) {
         List<Object> arguments = new ArrayList<>(Arrays.asList(values));
         arguments.add(event.status().wireName());
         log.write(event.taskId().value(), globalIndex, at, ChannelLog.Change.update("task_view", event.taskId().value(), sequence, at,
                 ChannelLog.lastOffset(globalIndex, rows.size()), assignments + ", status = ?", arguments.toArray()), rows);
+    }
+
+    /** An event's rows: its message, if it carries one, then its status. */
+    private static List<ChannelLog.Row> rows(TaskEvent event, Integer turn, TaskMessage message, Map<String, Object> data) {
+        List<ChannelLog.Row> rows = new ArrayList<>(2);
+        if (message != null) {
+            rows.add(ChannelLog.message(message, turn));
+        }
+        rows.add(status(event, turn, data));
+        return rows;
     }
 
     private static ChannelLog.Row status(TaskEvent event, Integer turn, Map<String, Object> data) {

@@ -1,0 +1,64 @@
+package org.agentplatform.query.task;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.agentplatform.kernel.task.TaskEvent.TaskCreated;
+import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
+import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.query.RecentEvents;
+import org.agentplatform.query.SqlTime;
+import org.agentplatform.query.RecentEvents.RecentEvent;
+import org.agentplatform.query.channel.ChannelEntry;
+import org.agentplatform.query.channel.ChannelLog;
+import reactor.core.publisher.Mono;
+
+/**
+ * A task created a moment ago, from its events as this node's reader of the store holds them ({@link RecentEvents}),
+ * before its projection has committed them: its record and the rows of its log as {@link TaskProjection} writes them
+ * (the same offsets, kinds and contents), so a stream opened on it can start at once and go on from the read model
+ * after them. Only the creation and the first start are folded: chunks are streamed in the window of the event that
+ * started their turn, so rows of a later event could not be shown before them.
+ */
+public final class FreshTasks {
+
+    private final RecentEvents recent;
+
+    /** The task and the rows of its log up to its last folded event. */
+    public record FreshTask(TaskRecord task, List<ChannelEntry> rows) {
+    }
+
+    public FreshTasks(RecentEvents recent) {
+        this.recent = recent;
+    }
+
+    /** The task as its creation (and start, if the reader holds it) left it; empty when the reader does not hold its creation within {@code wait}. */
+    public Mono<FreshTask> created(TaskId taskId, Duration wait) {
+        return recent.of(taskId.toString(), wait).flatMap(events -> Mono.justOrEmpty(fold(events)));
+    }
+
+    /** The creation, then the start if it follows it: folded as the projection folds them. */
+    static Optional<FreshTask> fold(List<RecentEvent> events) {
+        if (events.isEmpty() || events.getFirst().sequence() != 0 || !(events.getFirst().payload() instanceof TaskCreated created)) {
+            return Optional.empty();
+        }
+        RecentEvent first = events.getFirst();
+        List<ChannelEntry> rows = new ArrayList<>(ChannelLog.entries(first.globalIndex(), first.timestamp(), 0, TaskProjection.rows(created)));
+        TaskRecord task = new TaskRecord(created.taskId(), created.task().ownerId(), created.task().agentId(), created.task().instanceId(),
+                created.task().contextId(), created.origin(), created.status(), 0, null, null, null,
+                created.deadline() == null ? null : SqlTime.asStored(created.deadline()),
+                rows.getLast().offset(), rows.getLast().offset(), null, first.sequence(), rows.getLast().occurredAt(),
+                rows.getLast().occurredAt());
+        if (events.size() > 1 && events.get(1).sequence() == 1 && events.get(1).payload() instanceof TaskStarted started) {
+            RecentEvent second = events.get(1);
+            List<ChannelEntry> startRows = ChannelLog.entries(second.globalIndex(), second.timestamp(), started.turn(), TaskProjection.rows(started));
+            rows.addAll(startRows);
+            ChannelEntry last = startRows.getLast();
+            task = new TaskRecord(task.id(), task.ownerId(), task.agentId(), task.instanceId(), task.contextId(), task.origin(),
+                    started.status(), started.turn(), null, null, null, task.deadline(), last.offset(), last.offset(), null,
+                    second.sequence(), task.createdAt(), last.occurredAt());
+        }
+        return Optional.of(new FreshTask(task, List.copyOf(rows)));
+    }
+}
