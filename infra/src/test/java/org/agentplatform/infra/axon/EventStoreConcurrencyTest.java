@@ -65,6 +65,23 @@ class EventStoreConcurrencyTest {
     }
 
     @Test
+    void anAggregateIsReadWholeAlsoWhenItsEventsFillWholeBatches() {
+        // the engine's batches are 100 events: one short batch, exactly one full, several with a short last
+        for (int count : List.of(3, 100, 250)) {
+            String aggregate = UUID.randomUUID().toString();
+            transactions.executeInTransaction(() -> {
+                for (int sequence = 0; sequence < count; sequence++) {
+                    storage.appendEvents(event(aggregate, sequence, "note " + sequence));
+                }
+            });
+            assertThat(storage.readEvents(aggregate).asStream().map(event -> event.getSequenceNumber()).toList())
+                    .as("%d events", count)
+                    .isEqualTo(java.util.stream.LongStream.range(0, count).boxed().toList());
+            assertThat(storage.readEvents(aggregate, count - 1).asStream().count()).as("from the last of %d", count).isEqualTo(1);
+        }
+    }
+
+    @Test
     void eventsAreStoredAsJsonByAxonsOwnSerializer() {
         String aggregate = UUID.randomUUID().toString();
         transactions.executeInTransaction(() -> storage.appendEvents(event(aggregate, 0, "json please")));
