@@ -33,7 +33,10 @@ public final class TaskAccess {
     public static <T> Mono<T> owned(JustCreated<T> find, Function<T, TaskRecord> record, AgentId agent, String taskId, OwnerId caller) {
         TaskId id = parse(taskId);
         return find.find(id, JUST_CREATED)
-                .filter(found -> record.apply(found).ownerId().equals(caller) && record.apply(found).agentId().equals(agent))
+                .filter(found -> {
+                    TaskRecord task = record.apply(found);
+                    return task.ownerId().equals(caller) && task.agentId().equals(agent);
+                })
                 .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.AGENT_NOT_FOUND, "No task " + taskId + " of agent " + agent)));
     }
 
