@@ -31,6 +31,8 @@ public final class Bench {
     private static final String HOST = "127.0.0.1";
     /** The service's settings in every run: webhooks may call the bench's own sink on this box. */
     private static final List<String> SERVICE_SETTINGS = List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32");
+    /** Held streams below which the memory of one is not told: the heap and the process move by megabytes on their own. */
+    private static final int MEMORY_RESOLVING_STREAMS = 1_000;
 
     /** How much of everything: the full run, or a seconds-long smoke that proves the suite works. */
     private record Sizes(int clients, Duration rawInsert, int warmup, int singleCreates, Duration burst, int invokes, int sseSamples,
@@ -661,12 +663,24 @@ public final class Bench {
                 http.post("/api/v1/agents/" + agent + "/tasks/" + task + "/cancel", "{}");
             }
         }
-        double heapPerStream = (heapAfter - heapBefore) / (double) Math.max(1, held);
-        double residentPerStream = (residentAfter - residentBefore) / (double) Math.max(1, held);
-        report.put("held_streams", Map.of("asked", sizes.heldStreams(), "held", held, "all_opened_in_time", all,
-                "heap_bytes_per_stream", heapPerStream, "resident_bytes_per_stream", residentPerStream));
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("asked", sizes.heldStreams());
+        json.put("held", held);
+        json.put("all_opened_in_time", all);
         report.atLeast("concurrent SSE streams held (asked " + sizes.heldStreams() + ")", held, "streams",
                 (double) sizes.heldStreams(), false);
+        if (held < MEMORY_RESOLVING_STREAMS) {
+            // the heap and the process move by megabytes on their own: a few streams' share of that is noise, not a size
+            report.put("held_streams", json);
+            System.out.printf("bench: %d streams held; too few to tell the memory of one (at least %d are)%n", held,
+                    MEMORY_RESOLVING_STREAMS);
+            return;
+        }
+        double heapPerStream = (heapAfter - heapBefore) / (double) held;
+        double residentPerStream = (residentAfter - residentBefore) / (double) held;
+        json.put("heap_bytes_per_stream", heapPerStream);
+        json.put("resident_bytes_per_stream", residentPerStream);
+        report.put("held_streams", json);
         report.atMost("JVM heap per held stream", heapPerStream / 1024, "KiB", null);
         report.atMost("JVM resident memory per held stream", residentPerStream / 1024, "KiB", null);
         System.out.printf("bench: %d streams held; %.1f KiB heap and %.1f KiB resident each%n", held, heapPerStream / 1024,
