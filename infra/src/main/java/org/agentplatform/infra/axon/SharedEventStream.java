@@ -85,6 +85,11 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private final AtomicReferenceArray<Node> ring;
     /** The newest node (a sentinel carrying the reader's starting token first); null before the first join. */
     private volatile Node newest;
+    /**
+     * The position of the newest node of the reader's last whole read: watches see the window up to it, so they see a
+     * commit's events together (a read appends them one by one, and its batches may part them).
+     */
+    private volatile long published;
 
     /**
      * One event as the reader saw it, at {@code sequence} (its position in the reader's order): {@code index} is its
@@ -154,6 +159,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 dirty = false;
                 long before = newest.sequence;
                 if (read() > 0) {
+                    published = newest.sequence;
                     notifyWatches(before + 1);
                     streams.forEach(stream -> stream.notifyAvailable(before + 1));
                     lock.lock();
@@ -224,14 +230,11 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         return watch;
     }
 
-    /** The events of {@code aggregate} the window holds now, in the aggregate's order. */
+    /** The events of {@code aggregate} the window holds as of the reader's last whole read, in the aggregate's order. */
     List<DomainEventMessage<?>> held(String aggregate) {
-        Node head = newest;
-        if (head == null) {
-            return List.of();
-        }
+        long head = published;
         List<DomainEventMessage<?>> found = new ArrayList<>(2);
-        for (long sequence = Math.max(1, head.sequence - capacity + 1); sequence <= head.sequence; sequence++) {
+        for (long sequence = Math.max(1, head - capacity + 1); sequence <= head; sequence++) {
             Node node = at(sequence);
             if (node != null && node.event instanceof DomainEventMessage<?> event && aggregate.equals(event.getAggregateIdentifier())) {
                 found.add(event);
@@ -246,7 +249,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         if (watches.isEmpty()) {
             return;
         }
-        long head = newest.sequence;
+        long head = published;
         Set<String> seen = new HashSet<>();
         for (long sequence = Math.max(first, head - capacity + 1); sequence <= head; sequence++) {
             Node node = at(sequence);
@@ -255,7 +258,14 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             }
         }
         for (String aggregate : seen) {
-            watches.getOrDefault(aggregate, List.of()).forEach(Watch::fire);
+            for (Watch watch : watches.getOrDefault(aggregate, List.of())) {
+                try {
+                    watch.fire();
+                } catch (RuntimeException failure) {
+                    // a watcher's failure is its own: the reader goes on for the processors
+                    log.atWarn().addKeyValue("aggregate", aggregate).setCause(failure).log("a watch of recent events failed");
+                }
+            }
         }
     }
 

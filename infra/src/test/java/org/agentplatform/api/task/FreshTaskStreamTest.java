@@ -63,9 +63,10 @@ class FreshTaskStreamTest extends ApiTest {
                         .getResponseBody()
                         .filter(event -> event.event() != null)
                         .subscribe(frames::add);
-                first = take(frames, 3);
-                assertThat(first).extracting(ServerSentEvent::event).containsExactly("user_message", "task_status", "task_status");
-                assertThat(PlatformClient.data(first.get(2)).get("status").asString()).isEqualTo("running");
+                // the creation's rows (and usually the start's, when the reader held it already)
+                first = take(frames, 2);
+                assertThat(first).extracting(ServerSentEvent::event).containsExactly("user_message", "task_status");
+                assertThat(PlatformClient.data(first.get(1)).get("status").asString()).isEqualTo("queued");
                 assertThat(jdbc().queryForObject("SELECT count(*) FROM task_view WHERE id = ?::uuid", Long.class, task))
                         .as("the projection has not committed the task yet").isZero();
             } finally {
