@@ -12,7 +12,7 @@ final class FirstFrames {
 
     /**
      * The latencies of one series, each from the create's request: its 202, the stream's response head (sent once the
-     * task is found in its read model), the first {@code task_status} frame, and {@code done}.
+     * task is found: in the node's recent events or its read model), the first {@code task_status} frame, and {@code done}.
      */
     record Watched(Latencies accepted, Latencies streamOpen, Latencies firstFrame, Latencies done) {
     }

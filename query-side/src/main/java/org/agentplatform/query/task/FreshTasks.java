@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.agentplatform.kernel.task.TaskEvent.TaskCreated;
 import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
 import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.task.TaskStatus;
 import org.agentplatform.query.RecentEvents;
 import org.agentplatform.query.RecentEvents.RecentEvent;
 import org.agentplatform.query.SqlTime;
@@ -45,20 +46,21 @@ public final class FreshTasks {
         }
         RecentEvent first = events.getFirst();
         List<ChannelEntry> rows = new ArrayList<>(ChannelLog.entries(first.globalIndex(), first.timestamp(), 0, TaskProjection.rows(created)));
-        TaskRecord task = new TaskRecord(created.taskId(), created.task().ownerId(), created.task().agentId(), created.task().instanceId(),
-                created.task().contextId(), created.origin(), created.status(), 0, null, null, null,
-                created.deadline() == null ? null : SqlTime.asStored(created.deadline()),
-                rows.getLast().offset(), rows.getLast().offset(), null, first.sequence(), rows.getLast().occurredAt(),
-                rows.getLast().occurredAt());
+        TaskStatus status = created.status();
+        int turn = 0;
+        long version = first.sequence();
         if (events.size() > 1 && events.get(1).sequence() == 1 && events.get(1).payload() instanceof TaskStarted started) {
             RecentEvent second = events.get(1);
-            List<ChannelEntry> startRows = ChannelLog.entries(second.globalIndex(), second.timestamp(), started.turn(), TaskProjection.rows(started));
-            rows.addAll(startRows);
-            ChannelEntry last = startRows.getLast();
-            task = new TaskRecord(task.id(), task.ownerId(), task.agentId(), task.instanceId(), task.contextId(), task.origin(),
-                    started.status(), started.turn(), null, null, null, task.deadline(), last.offset(), last.offset(), null,
-                    second.sequence(), task.createdAt(), last.occurredAt());
+            rows.addAll(ChannelLog.entries(second.globalIndex(), second.timestamp(), started.turn(), TaskProjection.rows(started)));
+            status = started.status();
+            turn = started.turn();
+            version = second.sequence();
         }
+        ChannelEntry last = rows.getLast();
+        TaskRecord task = new TaskRecord(created.taskId(), created.task().ownerId(), created.task().agentId(), created.task().instanceId(),
+                created.task().contextId(), created.origin(), status, turn, null, null, null,
+                created.deadline() == null ? null : SqlTime.asStored(created.deadline()), last.offset(), last.offset(), null, version,
+                rows.getFirst().occurredAt(), last.occurredAt());
         return Optional.of(new FreshTask(task, List.copyOf(rows)));
     }
 }
