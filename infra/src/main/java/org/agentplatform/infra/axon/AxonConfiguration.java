@@ -56,8 +56,8 @@ import reactor.core.Disposable;
 public class AxonConfiguration {
 
     /** The storage engine's defaults, stated: the shared stream advances tokens exactly as the engine does. */
-    private static final int MAX_GAP_OFFSET = 10_000;
-    private static final Duration GAP_TIMEOUT = Duration.ofMinutes(1);
+    static final int MAX_GAP_OFFSET = 10_000;
+    static final Duration GAP_TIMEOUT = Duration.ofMinutes(1);
     /**
      * Events the shared stream keeps in memory for processors that are nearly caught up: under a burst's 3,000 events a
      * second, under a second's worth, so that few of them are still alive (and copied) at a young collection; a processor
@@ -77,7 +77,7 @@ public class AxonConfiguration {
     private static final String UNIQUE_VIOLATION = "23505";
 
     /** Axon's default names are camelCase; our tables (V1__axon_stores.sql) use snake_case like every other table. */
-    private static final EventSchema EVENTS = EventSchema.builder()
+    static final EventSchema EVENTS = EventSchema.builder()
             .eventTable("domain_event_entry")
             .snapshotTable("snapshot_event_entry")
             .globalIndexColumn("global_index")
@@ -138,9 +138,7 @@ public class AxonConfiguration {
                 .connectionProvider(connectionProvider)
                 .transactionManager(transactionManager)
                 .schema(EVENTS)
-                .dataType(byte[].class)
-                .maxGapOffset(MAX_GAP_OFFSET)
-                .gapTimeout((int) GAP_TIMEOUT.toMillis()));
+                .dataType(byte[].class), MAX_GAP_OFFSET, GAP_TIMEOUT);
     }
 
     /** The event store without Axon's own fetching thread: processors read it through {@link SharedEventStream}. */

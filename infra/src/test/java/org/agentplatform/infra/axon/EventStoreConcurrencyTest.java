@@ -2,6 +2,8 @@ package org.agentplatform.infra.axon;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -12,7 +14,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.agentplatform.infra.support.PlatformTest;
+import org.axonframework.common.jdbc.ConnectionProvider;
+import org.axonframework.common.transaction.Transaction;
 import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.TrackedEventMessage;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.messaging.MetaData;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
@@ -43,6 +52,9 @@ class EventStoreConcurrencyTest {
 
     @Autowired
     JdbcTemplate jdbc;
+
+    @Autowired
+    ConnectionProvider connections;
 
     @Autowired
     @Qualifier("eventSerializer")
@@ -90,6 +102,52 @@ class EventStoreConcurrencyTest {
         assertThat(payload).isEqualTo("{\"note\":\"json please\"}");
         assertThat(eventSerializer).isInstanceOf(Jackson3Serializer.class);
         assertThat(((Jackson3Serializer) eventSerializer).getObjectMapper()).isNotSameAs(webMapper);
+    }
+
+    /**
+     * Our engine parses the stored timestamps itself and advances the tokens itself: what it reads is what Axon's own
+     * engine, set up alike, reads from the same rows (recent events keep the gaps below them, old ones do not, a rolled
+     * back append leaves a gap).
+     */
+    @Test
+    void eventsTokensAndTimestampsAreReadAsAxonsOwnEngineReadsThem() {
+        JdbcEventStorageEngine axons = JdbcEventStorageEngine.builder()
+                .eventSerializer(eventSerializer)
+                .snapshotSerializer(eventSerializer)
+                .connectionProvider(connections)
+                .transactionManager(transactions)
+                .schema(AxonConfiguration.EVENTS)
+                .dataType(byte[].class)
+                .maxGapOffset(AxonConfiguration.MAX_GAP_OFFSET)
+                .gapTimeout((int) AxonConfiguration.GAP_TIMEOUT.toMillis())
+                .build();
+        TrackingToken start = storage.createHeadToken();
+        String aggregate = UUID.randomUUID().toString();
+        Instant old = Instant.now().minus(AxonConfiguration.GAP_TIMEOUT.multipliedBy(3)).truncatedTo(ChronoUnit.MILLIS);
+        transactions.executeInTransaction(() -> storage.appendEvents(event(aggregate, 0, "recent")));
+        Transaction rolledBack = transactions.startTransaction();
+        storage.appendEvents(event(UUID.randomUUID().toString(), 0, "never"));
+        rolledBack.rollback();
+        transactions.executeInTransaction(() -> storage.appendEvents(event(aggregate, 1, "recent after a gap")));
+        transactions.executeInTransaction(() -> storage.appendEvents(
+                new GenericDomainEventMessage<>("Probe", aggregate, 2, new Noted("old"), MetaData.emptyInstance(),
+                        UUID.randomUUID().toString(), old)));
+        transactions.executeInTransaction(() -> storage.appendEvents(event(aggregate, 3, "recent again")));
+
+        List<String> ours = read(storage, start, Long.MAX_VALUE);
+        assertThat(ours).hasSize(4).anySatisfy(line -> assertThat(line).contains(old.toString()));
+        assertThat(ours).isEqualTo(read(axons, start, Long.MAX_VALUE));
+        // from no token at all (a processor starting at the tail): every index below the first is a gap while it is recent
+        assertThat(read(storage, null, 20)).isEqualTo(read(axons, null, 20));
+    }
+
+    /** The first {@code limit} events after {@code start}, each as its token, identifier, aggregate, sequence and time. */
+    private static List<String> read(EventStorageEngine engine, TrackingToken start, long limit) {
+        try (java.util.stream.Stream<? extends TrackedEventMessage<?>> events = engine.readEvents(start, false)) {
+            return events.limit(limit).map(event -> event.trackingToken() + " " + event.getIdentifier() + " "
+                    + (event instanceof DomainEventMessage<?> domain ? domain.getAggregateIdentifier() + "#" + domain.getSequenceNumber() : "-")
+                    + " " + event.getTimestamp()).toList();
+        }
     }
 
     private void assertRaceFor(String aggregate, long sequence, Class<? extends Exception> refusal) throws Exception {
