@@ -59,11 +59,11 @@ public class AxonConfiguration {
     static final int MAX_GAP_OFFSET = 10_000;
     static final Duration GAP_TIMEOUT = Duration.ofMinutes(1);
     /**
-     * Events the shared stream keeps in memory for processors that are nearly caught up: under a burst's 3,000 events a
-     * second, under a second's worth, so that few of them are still alive (and copied) at a young collection; a processor
-     * further behind reads the store on its own.
+     * Events the shared stream keeps in memory for processors that are nearly caught up: under a burst's 4,500 events a
+     * second, about a fifth of a second's worth, so that few of them are still alive (and copied) at a young collection; a
+     * processor further behind reads the store on its own. Measured against 2,048 and 8,192 (docs/performance.md).
      */
-    private static final int SHARED_WINDOW = 2048;
+    private static final int SHARED_WINDOW = 1024;
 
     /** Threads of a processor's work packages (Axon's default). */
     private static final int WORKER_THREADS = 4;
