@@ -55,9 +55,8 @@ import reactor.core.Disposable;
 @Configuration(proxyBeanMethods = false)
 public class AxonConfiguration {
 
-    /** The storage engine's defaults, stated: the shared stream advances tokens exactly as the engine does. */
-    static final int MAX_GAP_OFFSET = 10_000;
-    static final Duration GAP_TIMEOUT = Duration.ofMinutes(1);
+    /** Axon's defaults, stated: the storage engine and the shared stream advance tokens by the same rule. */
+    static final GapRule GAPS = new GapRule(10_000, Duration.ofMinutes(1));
     /**
      * Events the shared stream keeps in memory for processors that are nearly caught up: under a burst's 4,500 events a
      * second, about a fifth of a second's worth, so that few of them are still alive (and copied) at a young collection; a
@@ -138,7 +137,7 @@ public class AxonConfiguration {
                 .connectionProvider(connectionProvider)
                 .transactionManager(transactionManager)
                 .schema(EVENTS)
-                .dataType(byte[].class), MAX_GAP_OFFSET, GAP_TIMEOUT);
+                .dataType(byte[].class), GAPS);
     }
 
     /** The event store without Axon's own fetching thread: processors read it through {@link SharedEventStream}. */
@@ -190,8 +189,8 @@ public class AxonConfiguration {
             PlatformProperties properties, BackgroundPriority background, WindowRecentEvents recentEvents) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .configureDefaultStreamableMessageSource(config -> {
-                    SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, MAX_GAP_OFFSET,
-                            GAP_TIMEOUT, properties.events().pollInterval(), announcer::committed, background);
+                    SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, GAPS,
+                            properties.events().pollInterval(), announcer::committed, background);
                     recentEvents.attach(source);
                     Disposable othersCommits = feed.getObject().on(CommitAnnouncer.CHANNEL, CommitAnnouncer.KEY)
                             .filter(change -> announcer.fromOtherNode(change.payload()))

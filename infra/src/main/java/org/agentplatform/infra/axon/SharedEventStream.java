@@ -26,7 +26,6 @@ import org.axonframework.common.stream.BlockingStream;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
-import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.GenericTrackedEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingToken;
@@ -69,8 +68,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private final EventStore eventStore;
     private final EventStorageEngine storage;
     private final int capacity;
-    private final int maxGapOffset;
-    private final Duration gapTimeout;
+    private final GapRule gaps;
     private final Duration otherNodesTick;
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
     /** Callers waiting for an aggregate's events, by aggregate id; each list is replaced, never changed. */
@@ -118,13 +116,12 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
      * @param localCommit    told after each commit of this node (after the reader is woken)
      * @param background     the reader's priority
      */
-    SharedEventStream(EventStore eventStore, EventStorageEngine storage, int capacity, int maxGapOffset, Duration gapTimeout,
+    SharedEventStream(EventStore eventStore, EventStorageEngine storage, int capacity, GapRule gaps,
             Duration otherNodesTick, Runnable localCommit, BackgroundPriority background) {
         this.eventStore = eventStore;
         this.storage = storage;
         this.capacity = capacity;
-        this.maxGapOffset = maxGapOffset;
-        this.gapTimeout = gapTimeout;
+        this.gaps = gaps;
         this.otherNodesTick = otherNodesTick;
         this.ring = new AtomicReferenceArray<>(capacity);
         Runnable committed = () -> {
@@ -590,19 +587,18 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
             if (token == null) {
                 return node.token;
             }
-            boolean recent = node.event.getTimestamp().isAfter(GenericEventMessage.clock.instant().minus(gapTimeout));
-            GapAwareTrackingToken next = token.advanceTo(index, recent ? maxGapOffset : 0);
-            SortedSet<Long> gaps = next.getGaps();
-            if (gaps.isEmpty()) {
+            GapAwareTrackingToken next = gaps.advance(token, index, node.event.getTimestamp());
+            SortedSet<Long> open = next.getGaps();
+            if (open.isEmpty()) {
                 return next;
             }
             SortedSet<Long> kept = new TreeSet<>();
-            for (long gap : gaps) {
+            for (long gap : open) {
                 if (gap > node.token.getIndex() || node.token.getGaps().contains(gap)) {
                     kept.add(gap);
                 }
             }
-            return kept.size() == gaps.size() ? next : GapAwareTrackingToken.newInstance(next.getIndex(), kept);
+            return kept.size() == open.size() ? next : GapAwareTrackingToken.newInstance(next.getIndex(), kept);
         }
 
         private void closeOwn() {

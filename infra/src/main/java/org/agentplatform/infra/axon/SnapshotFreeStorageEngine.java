@@ -2,7 +2,6 @@ package org.agentplatform.infra.axon;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.SortedSet;
@@ -11,7 +10,6 @@ import java.util.stream.Stream;
 import org.axonframework.eventhandling.DomainEventData;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.GenericDomainEventEntry;
-import org.axonframework.eventhandling.GenericEventMessage;
 import org.axonframework.eventhandling.TrackedDomainEventData;
 import org.axonframework.eventhandling.TrackedEventData;
 import org.axonframework.eventsourcing.eventstore.jdbc.EventSchema;
@@ -29,21 +27,19 @@ import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
  * <p>
  * Each event's timestamp is parsed once as its row is read ({@link StoredTimestamps}), where Axon's engine parses the
  * text with a general ISO-8601 parser to decide a tracking token's gaps and again for the message. The tokens are
- * advanced as Axon's engine advances them: a gap below an event is kept only while the event is younger than the gap
- * timeout, and at most {@code maxGapOffset} below it.
+ * advanced as Axon's engine advances them ({@link GapRule}).
  */
 final class SnapshotFreeStorageEngine extends JdbcEventStorageEngine {
 
     /** Axon's default lowest global index, below which a first token has no gaps. */
     private static final long LOWEST_GLOBAL_INDEX = 1;
 
-    private final int maxGapOffset;
-    private final Duration gapTimeout;
+    private final GapRule gaps;
 
-    SnapshotFreeStorageEngine(JdbcEventStorageEngine.Builder builder, int maxGapOffset, Duration gapTimeout) {
-        super(builder.maxGapOffset(maxGapOffset).gapTimeout((int) gapTimeout.toMillis()).lowestGlobalSequence(LOWEST_GLOBAL_INDEX));
-        this.maxGapOffset = maxGapOffset;
-        this.gapTimeout = gapTimeout;
+    SnapshotFreeStorageEngine(JdbcEventStorageEngine.Builder builder, GapRule gaps) {
+        super(builder.maxGapOffset(gaps.maxGapOffset()).gapTimeout((int) gaps.gapTimeout().toMillis())
+                .lowestGlobalSequence(LOWEST_GLOBAL_INDEX));
+        this.gaps = gaps;
     }
 
     @Override
@@ -64,10 +60,8 @@ final class SnapshotFreeStorageEngine extends JdbcEventStorageEngine {
         String id = row.getString(schema.eventIdentifierColumn());
         // an event published outside an aggregate is stored with its own id as the aggregate's
         Entry<?> event = entry(row, schema, id.equals(aggregate) ? null : aggregate, id);
-        boolean gapsKept = event.getTimestamp().isAfter(GenericEventMessage.clock.instant().minus(gapTimeout));
-        GapAwareTrackingToken token = previous == null
-                ? GapAwareTrackingToken.newInstance(index, gapsKept ? allBelow(index) : Collections.emptySortedSet())
-                : previous.advanceTo(index, gapsKept ? maxGapOffset : 0);
+        GapAwareTrackingToken token = previous != null ? gaps.advance(previous, index, event.getTimestamp())
+                : GapAwareTrackingToken.newInstance(index, gaps.keepsGaps(event.getTimestamp()) ? allBelow(index) : Collections.emptySortedSet());
         return new TrackedDomainEventData<>(token, event);
     }
 

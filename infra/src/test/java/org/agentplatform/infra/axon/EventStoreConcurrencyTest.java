@@ -18,13 +18,13 @@ import org.axonframework.common.jdbc.ConnectionProvider;
 import org.axonframework.common.transaction.Transaction;
 import org.axonframework.common.transaction.TransactionManager;
 import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
 import org.axonframework.eventhandling.TrackingToken;
-import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
-import org.axonframework.messaging.MetaData;
-import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStorageEngine;
 import org.axonframework.eventsourcing.eventstore.EventStoreException;
+import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
+import org.axonframework.messaging.MetaData;
 import org.axonframework.modelling.command.AggregateStreamCreationException;
 import org.axonframework.modelling.command.ConcurrencyException;
 import org.axonframework.serialization.Serializer;
@@ -118,12 +118,12 @@ class EventStoreConcurrencyTest {
                 .transactionManager(transactions)
                 .schema(AxonConfiguration.EVENTS)
                 .dataType(byte[].class)
-                .maxGapOffset(AxonConfiguration.MAX_GAP_OFFSET)
-                .gapTimeout((int) AxonConfiguration.GAP_TIMEOUT.toMillis())
+                .maxGapOffset(AxonConfiguration.GAPS.maxGapOffset())
+                .gapTimeout((int) AxonConfiguration.GAPS.gapTimeout().toMillis())
                 .build();
         TrackingToken start = storage.createHeadToken();
         String aggregate = UUID.randomUUID().toString();
-        Instant old = Instant.now().minus(AxonConfiguration.GAP_TIMEOUT.multipliedBy(3)).truncatedTo(ChronoUnit.MILLIS);
+        Instant old = Instant.now().minus(AxonConfiguration.GAPS.gapTimeout().multipliedBy(3)).truncatedTo(ChronoUnit.MILLIS);
         transactions.executeInTransaction(() -> storage.appendEvents(event(aggregate, 0, "recent")));
         Transaction rolledBack = transactions.startTransaction();
         storage.appendEvents(event(UUID.randomUUID().toString(), 0, "never"));

@@ -63,7 +63,7 @@ class SharedEventStreamTest {
 
     @BeforeEach
     void aSharedStream() {
-        shared = new SharedEventStream(eventStore, storage, 64, 10_000, Duration.ofMinutes(1), Duration.ofMillis(50), () -> { }, new BackgroundPriority(0));
+        shared = new SharedEventStream(eventStore, storage, 64, new GapRule(10_000, Duration.ofMinutes(1)), Duration.ofMillis(50), () -> { }, new BackgroundPriority(0));
     }
 
     @AfterEach
