@@ -47,7 +47,7 @@ public record PlatformProperties(
         @DefaultValue Audit audit,
         @DefaultValue Terminals terminals,
         @DefaultValue Events events,
-        @DefaultValue("10") int backgroundNiceness) {
+        @DefaultValue("19") int backgroundNiceness) {
 
     /**
      * {@code AGENT_PLATFORM_DATABASE_URL}, {@code _USER}, {@code _PASSWORD}; and the connection pools (JDBC: the
