@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.agentplatform.api.auth.BearerTokenConverter;
@@ -179,13 +180,14 @@ public class ApiConfiguration implements WebFluxConfigurer {
 
     /**
      * The threads commands are sent on: each waits for its transaction's commit, so a few per core; requests beyond them
-     * queue in order. They start with the service, at its normal priority (a thread takes its maker's).
+     * queue in order. They start with the service, from {@code commandThreads} (infra gives them their priority: below
+     * the event loops', above the background's).
      */
     @Bean(destroyMethod = "dispose")
-    Scheduler commandSenders() {
+    Scheduler commandSenders(ThreadFactory commandThreads) {
         int threads = Math.max(16, 4 * Runtime.getRuntime().availableProcessors());
         ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(),
-                Thread.ofPlatform().name("command-sender-", 0).daemon().factory());
+                commandThreads);
         pool.prestartAllCoreThreads();
         return Schedulers.fromExecutorService(pool, "command-senders");
     }

@@ -12,6 +12,8 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -630,6 +632,8 @@ public final class Bench {
         CountDownLatch opened = new CountDownLatch(sizes.heldStreams());
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger failed = new AtomicInteger();
+        // why streams were not held (a status, or the client's exception): a connection the service never saw says so
+        Map<String, Integer> failures = new ConcurrentHashMap<>();
         List<Thread> holders = new ArrayList<>();
         for (int n = 0; n < sizes.heldStreams(); n++) {
             String task = hanging.get(n % hanging.size());
@@ -640,10 +644,13 @@ public final class Bench {
                         opened.countDown();
                         release.await();
                     } else {
+                        failures.merge("status " + stream.status(), 1, Integer::sum);
                         failed.incrementAndGet();
                         opened.countDown();
                     }
                 } catch (Exception failure) {
+                    Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+                    failures.merge(cause.getClass().getSimpleName() + ": " + cause.getMessage(), 1, Integer::sum);
                     failed.incrementAndGet();
                     opened.countDown();
                 }
@@ -651,6 +658,9 @@ public final class Bench {
         }
         boolean all = opened.await(5, TimeUnit.MINUTES);
         long held = sizes.heldStreams() - failed.get();
+        if (!failures.isEmpty()) {
+            System.out.printf("bench: streams not held, by reason: %s%n", failures);
+        }
         service.collectGarbage();
         long heapAfter = heapUsed();
         long residentAfter = service.residentBytes();
@@ -667,6 +677,7 @@ public final class Bench {
         json.put("asked", sizes.heldStreams());
         json.put("held", held);
         json.put("all_opened_in_time", all);
+        json.put("not_held_by_reason", new TreeMap<>(failures));
         report.atLeast("concurrent SSE streams held (asked " + sizes.heldStreams() + ")", held, "streams",
                 (double) sizes.heldStreams(), false);
         if (held < MEMORY_RESOLVING_STREAMS) {

@@ -1,6 +1,7 @@
 package org.agentplatform.infra;
 
 import java.time.Clock;
+import java.util.concurrent.ThreadFactory;
 import java.util.Arrays;
 import org.agentplatform.api.ApiConfiguration;
 import org.agentplatform.infra.cli.AuditCommand;
@@ -68,5 +69,11 @@ public class AgentPlatformApplication {
             timers.schedule(() -> { });
         }
         return new BackgroundPriority(properties.backgroundNiceness());
+    }
+
+    /** The API's command threads, at their priority ({@link BackgroundPriority#commandThreads}). */
+    @Bean
+    ThreadFactory commandThreads(BackgroundPriority priority) {
+        return priority.commandThreads("command-sender");
     }
 }

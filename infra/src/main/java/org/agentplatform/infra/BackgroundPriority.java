@@ -16,6 +16,11 @@ import org.slf4j.LoggerFactory;
  * it. Measured on the 32-connection create burst (docs/performance.md): without it every request waited behind the
  * background's threads at each of its thread hops.
  * <p>
+ * Between the two, the command threads (which send a request's command and wait for its commit) run {@value
+ * #COMMAND_NICENESS} nice values below the event loops: an event loop serves many connections and each request needs it
+ * twice (its reading, its answer), so a loop waiting for a core holds up all of them (measured: more creates and a lower
+ * p99 in a saturated burst, docs/performance.md).
+ * <p>
  * A thread lowers its own priority as it starts (raising a nice value needs no privilege; lowering it back would). Off
  * with a niceness of 0, and where it cannot be done (not Linux, no C library through JNA): then every thread keeps the
  * priority it was started with, as without this.
@@ -24,6 +29,8 @@ public final class BackgroundPriority {
 
     private static final Logger log = LoggerFactory.getLogger(BackgroundPriority.class);
     private static final int PRIO_PROCESS = 0;
+    /** How many nice values the command threads run below the request threads (never below the background). */
+    static final int COMMAND_NICENESS = 3;
 
     /** The calls of the C library it makes. */
     private interface LibC extends Library {
@@ -39,6 +46,8 @@ public final class BackgroundPriority {
     private final LibC libc;
     /** The nice value background threads take: the service's own plus {@code niceness}, at most 19. */
     private final int background;
+    /** The nice value command threads take: between the service's own and the background's. */
+    private final int commands;
     private final AtomicBoolean failureLogged = new AtomicBoolean();
 
     /** @param niceness how many nice values lower than the service's own (0-19; 0: not lower) */
@@ -50,8 +59,9 @@ public final class BackgroundPriority {
         int normal = loaded == null ? 0 : normalNice(loaded);
         this.libc = normal == Integer.MIN_VALUE ? null : loaded;
         this.background = Math.min(19, normal + niceness);
+        this.commands = Math.min(background, normal + COMMAND_NICENESS);
         if (libc != null) {
-            log.atInfo().addKeyValue("nice", background).addKeyValue("requests_nice", normal)
+            log.atInfo().addKeyValue("nice", background).addKeyValue("commands_nice", commands).addKeyValue("requests_nice", normal)
                     .log("background threads run at a lower priority than request threads");
         }
     }
@@ -93,13 +103,26 @@ public final class BackgroundPriority {
         });
     }
 
+    /** Command threads named {@code name-0}, {@code name-1}, ...: each takes the command threads' priority as it starts. */
+    public ThreadFactory commandThreads(String name) {
+        ThreadFactory plain = Thread.ofPlatform().name(name + "-", 0).daemon().factory();
+        return work -> plain.newThread(() -> {
+            lowerCurrentThread(commands);
+            work.run();
+        });
+    }
+
     /** Gives the calling thread the background's priority. */
     public void lowerCurrentThread() {
+        lowerCurrentThread(background);
+    }
+
+    private void lowerCurrentThread(int nice) {
         if (libc == null) {
             return;
         }
         try {
-            if (libc.setpriority(PRIO_PROCESS, libc.gettid(), background) != 0 && failureLogged.compareAndSet(false, true)) {
+            if (libc.setpriority(PRIO_PROCESS, libc.gettid(), nice) != 0 && failureLogged.compareAndSet(false, true)) {
                 log.atWarn().addKeyValue("errno", Native.getLastError()).log("a background thread keeps the normal priority");
             }
         } catch (RuntimeException | LinkageError failure) {

@@ -30,9 +30,21 @@ class BackgroundPriorityTest {
     }
 
     @Test
+    void commandThreadsRunBetweenTheRequestThreadsAndTheBackground() throws InterruptedException {
+        assumeTrue(Platform.isLinux(), "per-thread nice values are Linux's");
+        int normal = niceOfThisThread();
+
+        assertThat(niceIn(new BackgroundPriority(10).commandThreads("command-probe")))
+                .isEqualTo(Math.min(19, normal + BackgroundPriority.COMMAND_NICENESS));
+        assertThat(niceIn(new BackgroundPriority(1).commandThreads("command-probe")))
+                .as("never below the background").isEqualTo(Math.min(19, normal + 1));
+    }
+
+    @Test
     void aNicenessOfZeroLeavesThreadsAsTheyAre() throws InterruptedException {
         assumeTrue(Platform.isLinux(), "per-thread nice values are Linux's");
         assertThat(niceIn(new BackgroundPriority(0).threads("plain-probe"))).isEqualTo(niceOfThisThread());
+        assertThat(niceIn(new BackgroundPriority(0).commandThreads("plain-probe"))).isEqualTo(niceOfThisThread());
     }
 
     private static int niceIn(java.util.concurrent.ThreadFactory threads) throws InterruptedException {
