@@ -1,8 +1,8 @@
 package org.agentplatform.infra;
 
 import java.time.Clock;
-import java.util.concurrent.ThreadFactory;
 import java.util.Arrays;
+import java.util.concurrent.ThreadFactory;
 import org.agentplatform.api.ApiConfiguration;
 import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.cli.DeadLettersCommand;

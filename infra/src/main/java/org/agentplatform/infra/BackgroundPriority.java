@@ -123,11 +123,11 @@ public final class BackgroundPriority {
         }
         try {
             if (libc.setpriority(PRIO_PROCESS, libc.gettid(), nice) != 0 && failureLogged.compareAndSet(false, true)) {
-                log.atWarn().addKeyValue("errno", Native.getLastError()).log("a background thread keeps the normal priority");
+                log.atWarn().addKeyValue("errno", Native.getLastError()).log("a thread keeps the normal priority");
             }
         } catch (RuntimeException | LinkageError failure) {
             if (failureLogged.compareAndSet(false, true)) {
-                log.atWarn().setCause(failure).log("a background thread keeps the normal priority");
+                log.atWarn().setCause(failure).log("a thread keeps the normal priority");
             }
         }
     }
