@@ -84,7 +84,7 @@ public final class BackgroundPriority {
 
     /** Threads that take the background's priority as they start, named {@code name-0}, {@code name-1}, ... */
     public ThreadFactory threads(String name) {
-        return lowering(Thread.ofPlatform().name(name + "-", 0).daemon().factory());
+        return lowering(named(name), background);
     }
 
     /** A single background thread named {@code name} that runs {@code work}, not started. */
@@ -97,19 +97,23 @@ public final class BackgroundPriority {
 
     /** The threads of {@code factory}, each taking the background's priority as it starts. */
     public ThreadFactory lowering(ThreadFactory factory) {
-        return work -> factory.newThread(() -> {
-            lowerCurrentThread();
-            work.run();
-        });
+        return lowering(factory, background);
     }
 
     /** Command threads named {@code name-0}, {@code name-1}, ...: each takes the command threads' priority as it starts. */
     public ThreadFactory commandThreads(String name) {
-        ThreadFactory plain = Thread.ofPlatform().name(name + "-", 0).daemon().factory();
-        return work -> plain.newThread(() -> {
-            lowerCurrentThread(commands);
+        return lowering(named(name), commands);
+    }
+
+    private ThreadFactory lowering(ThreadFactory factory, int nice) {
+        return work -> factory.newThread(() -> {
+            lowerCurrentThread(nice);
             work.run();
         });
+    }
+
+    private static ThreadFactory named(String name) {
+        return Thread.ofPlatform().name(name + "-", 0).daemon().factory();
     }
 
     /** Gives the calling thread the background's priority. */
