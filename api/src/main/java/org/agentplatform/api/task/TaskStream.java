@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.agentplatform.api.channel.ChannelStream;
 import org.agentplatform.api.channel.ChannelStream.Frame;
 import org.agentplatform.api.web.OpenStreams;
@@ -70,24 +71,22 @@ final class TaskStream {
     /**
      * The first value of {@code preferred} (subscribed first: it may answer at once, and then {@code decisive} is not asked)
      * or {@code decisive}; what {@code decisive} answers (empty, an error) once it ends without a value first. Errors of
-     * {@code preferred} are left to {@code decisive}.
+     * {@code preferred} are left to {@code decisive}. The slower read is canceled before the first value is handed on.
      */
     static <T> Mono<T> firstValue(Mono<T> preferred, Mono<T> decisive) {
         return Mono.create(sink -> {
             AtomicBoolean decided = new AtomicBoolean();
             Disposable.Composite both = Disposables.composite();
             sink.onDispose(both);
-            both.add(preferred.subscribe(value -> {
+            Consumer<T> first = value -> {
                 if (decided.compareAndSet(false, true)) {
+                    both.dispose();
                     sink.success(value);
                 }
-            }, failure -> { }));
+            };
+            both.add(preferred.subscribe(first, failure -> { }));
             if (!decided.get()) {
-                both.add(decisive.subscribe(value -> {
-                    if (decided.compareAndSet(false, true)) {
-                        sink.success(value);
-                    }
-                }, failure -> {
+                both.add(decisive.subscribe(first, failure -> {
                     if (decided.compareAndSet(false, true)) {
                         sink.error(failure);
                     }
