@@ -67,6 +67,7 @@ final class ControlRoutes {
         ControlSurface drives = ControlSurface.fromWireName(surface).orElseThrow();
         return controllable(caller, instanceId, drives)
                 .flatMap(instance -> admitted(caller, ControlBudget.Bucket.INFO, exchange).then(device(devices.screen(instance))))
+                .onErrorMap(Devices.DeviceFailure.class, ControlRoutes::refusal)
                 .map(screen -> ApiResponse.of(geometry(drives, screen)));
     }
 
@@ -78,6 +79,7 @@ final class ControlRoutes {
                 .anyMatch(accepted -> !accepted.isWildcardType() && accepted.isCompatibleWith(MediaType.IMAGE_PNG));
         return controllable(caller, instanceId, drives)
                 .flatMap(instance -> admitted(caller, ControlBudget.Bucket.INFO, exchange).then(device(devices.screenshot(instance))))
+                .onErrorMap(Devices.DeviceFailure.class, ControlRoutes::refusal)
                 .map(shot -> png
                         ? ResponseEntity.ok().contentType(MediaType.IMAGE_PNG).body(shot.png())
                         : ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(ApiResponse.of(Map.of("format", "png",

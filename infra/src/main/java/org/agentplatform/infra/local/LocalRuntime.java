@@ -101,7 +101,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
         this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, turnWorkers, clock, staleTurns, queuedTurns, meters);
-        this.devices = new LocalDevices(this::takeFault, this::isRunning, realDisplays);
+        this.devices = new LocalDevices(this::takeFault, instance -> runsAt(instance.id(), instance.runtimeEpoch()), realDisplays);
     }
 
     // ---- provisioning -------------------------------------------------------------------------
@@ -225,8 +225,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
                     new OperationError.Context(Long.toString(epoch), null, null, null, null));
         }
         if (call.runtimeEpoch() > epoch) {
-            jdbc.update("UPDATE local_instance SET state = 'running', runtime_epoch = ?, updated_at = ? WHERE instance_id = ?",
-                    call.runtimeEpoch(), now(), call.instanceId().value());
+            startAt(call.instanceId(), call.runtimeEpoch());
         } else if (!"running".equals(state)) {
             throw new RuntimeRefusal("RUNTIME_STOPPED", "The instance's runtime is " + state, OperationError.RETRY_SAFE,
                     new OperationError.Context(Long.toString(epoch), null, null, null, null));
@@ -330,8 +329,31 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
 
     /** The first rule matching the method, used once (a rule with {@code times} runs out). */
     /** Whether the runtime of the instance runs (not deployed only, stopped or destroyed). */
-    boolean isRunning(InstanceId instance) {
-        return jdbc.queryForList("SELECT state FROM local_instance WHERE instance_id = ?", String.class, instance.value()).contains("running");
+    /**
+     * Whether the runtime runs the instance for a request that read it running at {@code runtimeEpoch}. The read model and
+     * the runtime's activation follow the same event in separate processors, so a request may see the instance running
+     * before the activation lands: as for a call dispatched at that epoch ({@link #apply}), a runtime still below it is
+     * started at it first.
+     */
+    boolean runsAt(InstanceId instance, long runtimeEpoch) {
+        return Boolean.TRUE.equals(transactions.execute(status -> {
+            List<Map<String, Object>> rows = jdbc.queryForList("SELECT state, runtime_epoch FROM local_instance WHERE instance_id = ?"
+                    + " FOR UPDATE", instance.value());
+            if (rows.isEmpty() || "destroyed".equals(rows.getFirst().get("state"))) {
+                return false;
+            }
+            if (runtimeEpoch > ((Number) rows.getFirst().get("runtime_epoch")).longValue()) {
+                startAt(instance, runtimeEpoch);
+                return true;
+            }
+            return "running".equals(rows.getFirst().get("state"));
+        }));
+    }
+
+    /** The runtime running at {@code runtimeEpoch}, ahead of its activation (within the caller's transaction). */
+    private void startAt(InstanceId instance, long runtimeEpoch) {
+        jdbc.update("UPDATE local_instance SET state = 'running', runtime_epoch = ?, updated_at = ? WHERE instance_id = ?",
+                runtimeEpoch, now(), instance.value());
     }
 
     Optional<FaultRule> takeFault(InstanceId instance, String method) {

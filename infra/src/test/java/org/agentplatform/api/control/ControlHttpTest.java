@@ -223,6 +223,28 @@ class ControlHttpTest extends ApiTest {
     }
 
     @Test
+    void injectedFaultsApplyToScreenshotsAsTheirCodes() {
+        String windows = owner.runningInstance("windows");
+        body(owner.put("/api/v1/instances/{i}/faults", windows).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("rules", List.of(Map.of("method", "computer/screenshot", "fail_with", Map.of("code", "agent_service_unavailable",
+                        "message", "the display is gone"), "times", 1)))).exchange(), 200);
+        assertError(owner.post("/api/v1/instances/{i}/computer/screenshot", windows).exchange(), 503, "agent_service_unavailable", "");
+        png(windows, "computer", 1280, 800);
+    }
+
+    @Test
+    void anInstanceSeenRunningBeforeItsRuntimeIsActivatedCanBeControlled() {
+        String windows = owner.runningInstance("windows");
+        // the runtime's activation not landed yet: the read model runs ahead of it (separate processors of one event)
+        assertThat(jdbc().update("UPDATE local_instance SET state = 'deployed', runtime_epoch = runtime_epoch - 1 WHERE instance_id = ?::uuid",
+                windows)).isEqualTo(1);
+        png(windows, "computer", 1280, 800);
+        act(windows, "computer", "click", Map.of("x", 10, "y", 10));
+        assertThat(jdbc().queryForObject("SELECT state FROM local_instance WHERE instance_id = ?::uuid", String.class, windows))
+                .isEqualTo("running");
+    }
+
+    @Test
     void aLinuxInstanceGetsARealXDisplayWhenXvfbIsInstalled() {
         Assumptions.assumeTrue(onPath("Xvfb") && onPath("xdotool"), "Xvfb and xdotool are not installed");
         String linux = owner.runningInstance("linux");

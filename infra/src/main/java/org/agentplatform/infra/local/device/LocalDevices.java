@@ -33,15 +33,16 @@ public final class LocalDevices implements Devices {
 
     private final Map<InstanceId, Device> devices = new ConcurrentHashMap<>();
     private final BiFunction<InstanceId, String, Optional<FaultRule>> faults;
-    private final Predicate<InstanceId> running;
+    private final Predicate<InstanceRecord> running;
     private final Function<InstanceKind, Device> maker;
 
     /**
      * @param faults  takes the instance's first fault rule matching a method name, if any
-     * @param running whether the instance's runtime runs (a device is made only for one that does)
+     * @param running whether the instance's runtime runs, for a request that read the instance running (a device is made
+     *                only for one that does)
      * @param realX   whether linux instances get a real X display
      */
-    public LocalDevices(BiFunction<InstanceId, String, Optional<FaultRule>> faults, Predicate<InstanceId> running, boolean realX) {
+    public LocalDevices(BiFunction<InstanceId, String, Optional<FaultRule>> faults, Predicate<InstanceRecord> running, boolean realX) {
         this.faults = faults;
         this.running = running;
         boolean xvfb = realX && XvfbDisplay.available();
@@ -89,7 +90,7 @@ public final class LocalDevices implements Devices {
         if (device != null) {
             return device;
         }
-        if (!running.test(instance.id())) {
+        if (!running.test(instance)) {
             throw new DeviceFailure("conflict", "Instance " + instance.id() + " is not running; start it to control its screen");
         }
         return devices.computeIfAbsent(instance.id(), any -> maker.apply(instance.kind()));
