@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -71,6 +72,8 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private final GapRule gaps;
     private final Duration otherNodesTick;
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+    /** How many times a stream began reading the store on its own. */
+    private final LongAdder ownReads = new LongAdder();
     /** Callers waiting for an aggregate's events, by aggregate id; each list is replaced, never changed. */
     private final Map<String, List<Watch>> watches = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -138,6 +141,11 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         this.reader = background.thread("event-store-reader", this::follow);
     }
 
+    /** How many times a stream began reading the store on its own (behind the window, or before joining it). */
+    long ownReads() {
+        return ownReads.sum();
+    }
+
     /** Something may have been committed: read the store. */
     void wake() {
         dirty = true;
@@ -158,7 +166,6 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 if (read() > 0) {
                     published = newest.sequence;
                     notifyWatches(before + 1);
-                    streams.forEach(stream -> stream.notifyAvailable(before + 1));
                     lock.lock();
                     try {
                         arrived.signalAll();
@@ -189,13 +196,17 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         }
     }
 
-    /** Appends what the store holds after the newest node; answers how many events. */
+    /**
+     * Appends what the store holds after the newest node, telling the streams of each quarter of the window as it is
+     * appended (a read longer than the window would otherwise leave every stream behind it); answers how many events.
+     */
     private int read() {
         Node last = newest;
         if (last == null) {
             return 0;
         }
         int read = 0;
+        long untold = last.sequence + 1;
         try (java.util.stream.Stream<? extends TrackedEventMessage<?>> events = storage.readEvents(last.token, false)) {
             Iterator<? extends TrackedEventMessage<?>> iterator = events.iterator();
             while (iterator.hasNext()) {
@@ -206,9 +217,23 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                 last = node;
                 newest = node;
                 read++;
+                if (node.sequence - untold + 1 >= Math.max(1, capacity / 4)) {
+                    tellStreams(untold, node.sequence);
+                    untold = node.sequence + 1;
+                }
+            }
+        } finally {
+            if (untold <= last.sequence) {
+                tellStreams(untold, last.sequence);
             }
         }
         return read;
+    }
+
+    private void tellStreams(long first, long last) {
+        for (Stream stream : streams) {
+            stream.notifyAvailable(first, last);
+        }
     }
 
     /**
@@ -390,24 +415,61 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         private long passedOverIndex;
         /** When this stream last handed out an event ({@link System#nanoTime()}). */
         private long handedOutAt = System.nanoTime();
+        /**
+         * Held by whoever moves this stream: its processor's coordinator, or the reader passing it over events its
+         * processor has no handler for.
+         */
+        private final ReentrantLock guard = new ReentrantLock();
 
         Stream(GapAwareTrackingToken token) {
             this.token = token;
         }
 
-        /** New events from position {@code first} on: the processor is woken when one of them is of a type it handles. */
-        void notifyAvailable(long first) {
+        /**
+         * New events at positions {@code first} to {@code last}: the processor is woken when one of them is of a type it
+         * handles. When none is, and the stream is in the window up to them, the reader passes it over them here, so a
+         * processor that handles none of the traffic stays in the window instead of being left behind it (it is woken
+         * only for what it handles) and reading the store on its own; it is woken when a passed-over event is due.
+         */
+        void notifyAvailable(long first, long last) {
             Runnable callback = onAvailable;
             if (callback == null) {
                 return;
             }
-            long head = newest.sequence;
-            for (long sequence = Math.max(first, head - capacity + 1); sequence <= head; sequence++) {
+            for (long sequence = Math.max(first, last - capacity + 1); sequence <= last; sequence++) {
                 Node node = at(sequence);
                 if (node == null || handles(node.event)) {
                     callback.run();
                     return;
                 }
+            }
+            if (passOverUpTo(first, last)) {
+                callback.run();
+            }
+        }
+
+        /**
+         * Moves the stream past the window's events up to {@code last}, none of which it handles, if it is in the window
+         * at {@code first - 1} or later and its coordinator is not moving it; answers whether a passed-over event is due.
+         */
+        private boolean passOverUpTo(long first, long last) {
+            if (!guard.tryLock()) {
+                return false;
+            }
+            try {
+                if (at < first - 1 || peeked != null) {
+                    return false;
+                }
+                for (long sequence = at + 1; sequence <= last; sequence++) {
+                    Node node = at(sequence);
+                    if (node == null) {
+                        return false;
+                    }
+                    moveTo(sequence, node);
+                }
+                return passedOverIsDue();
+            } finally {
+                guard.unlock();
             }
         }
 
@@ -448,13 +510,13 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
 
         @Override
         public Optional<TrackedEventMessage<?>> peek() {
-            return Optional.ofNullable(next());
+            return Optional.ofNullable(guardedNext());
         }
 
         @Override
         public boolean hasNextAvailable(int timeout, TimeUnit unit) throws InterruptedException {
             long giveUp = System.nanoTime() + unit.toNanos(timeout);
-            while (next() == null) {
+            while (guardedNext() == null) {
                 long left = giveUp - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -476,9 +538,14 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                     throw new InterruptedException("The event stream is closed");
                 }
             }
-            TrackedEventMessage<?> event = peeked;
-            peeked = null;
-            return event;
+            guard.lock();
+            try {
+                TrackedEventMessage<?> event = peeked;
+                peeked = null;
+                return event;
+            } finally {
+                guard.unlock();
+            }
         }
 
         @Override
@@ -490,8 +557,22 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         @Override
         public void close() {
             streams.remove(this);
-            closeOwn();
-            leaveWindow();
+            guard.lock();
+            try {
+                closeOwn();
+                leaveWindow();
+            } finally {
+                guard.unlock();
+            }
+        }
+
+        private TrackedEventMessage<?> guardedNext() {
+            guard.lock();
+            try {
+                return next();
+            } finally {
+                guard.unlock();
+            }
         }
 
         /** The next event this stream has not seen, or null for now. */
@@ -514,19 +595,28 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
                     leaveWindow();
                     return fromStore();
                 }
-                GapAwareTrackingToken previous = atToken;
-                at = sequence;
-                atToken = node.token;
-                if (!seen(node.index)) {
-                    // in step with the reader (the usual case), this stream's next token is the reader's own
-                    token = token != null && token.equals(previous) ? node.token : advanced(node, node.index);
-                    if (handles(node.event)) {
-                        return handOut(node.event.withTrackingToken(token));
-                    }
-                    passOver(node.event, -1);
+                if (moveTo(sequence, node)) {
+                    return handOut(node.event.withTrackingToken(token));
                 }
             }
             return null;
+        }
+
+        /** Moves this stream to the window's node at {@code sequence}; answers whether its event is one to hand out. */
+        private boolean moveTo(long sequence, Node node) {
+            GapAwareTrackingToken previous = atToken;
+            at = sequence;
+            atToken = node.token;
+            if (seen(node.index)) {
+                return false;
+            }
+            // in step with the reader (the usual case), this stream's next token is the reader's own
+            token = token != null && token.equals(previous) ? node.token : advanced(node, node.index);
+            if (handles(node.event)) {
+                return true;
+            }
+            passOver(node.event, -1);
+            return false;
         }
 
         private void leaveWindow() {
@@ -536,6 +626,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
 
         private TrackedEventMessage<?> fromStore() {
             if (ownEvents == null) {
+                ownReads.increment();
                 own = storage.readEvents(token, false);
                 ownEvents = own.iterator();
             }

@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.infra.support.PlatformTest;
 import org.agentplatform.kernel.GlobalIndex;
@@ -187,6 +188,43 @@ class SharedEventStreamTest {
             assertThat(passedOver).as("of the 101 probes, handed out").isLessThan(10);
             stream.close();
         }
+    }
+
+    @Test
+    void aStreamWhoseProcessorHandlesNoneOfTheTrafficStaysInTheWindowWithoutBeingWoken() throws Exception {
+        BlockingStream<TrackedEventMessage<?>> idle = shared.openStream(shared.createHeadToken());
+        idle.hasNextAvailable(100, TimeUnit.MILLISECONDS); // joins the window: the reader starts
+        String aggregate = UUID.randomUUID().toString();
+        append(aggregate + "-first", 1);
+        shared.wake();
+        assertThat(idle.hasNextAvailable(30, TimeUnit.SECONDS)).isTrue();
+        idle.skipMessagesWithPayloadTypeOf(idle.nextAvailable());
+        AtomicInteger woken = new AtomicInteger();
+        idle.setOnAvailableCallback(woken::incrementAndGet);
+        long readsBefore = shared.ownReads();
+
+        // five windows of events it has no handler for, while its coordinator sleeps (it is not woken for them)
+        for (int round = 0; round < 5; round++) {
+            append(aggregate + "-probes-" + round, 64);
+            shared.wake();
+        }
+        String wanted = transactions.fetchInTransaction(() -> appendOne(aggregate + "-wanted", 0, new Wanted(aggregate)));
+        CompletableFuture<List<DomainEventMessage<?>>> read = new CompletableFuture<>();
+        shared.watch(aggregate + "-wanted", read::complete);
+        shared.wake();
+        read.get(30, TimeUnit.SECONDS);
+        assertThat(woken).as("woken for the wanted event (and at most a passed-over event a second)").hasPositiveValue();
+
+        List<String> received = new ArrayList<>();
+        long giveUp = System.nanoTime() + PATIENCE.toNanos();
+        while (!received.contains(wanted)) {
+            assertThat(System.nanoTime()).as("the wanted event").isLessThan(giveUp);
+            if (idle.hasNextAvailable(100, TimeUnit.MILLISECONDS)) {
+                received.add(idle.nextAvailable().getIdentifier());
+            }
+        }
+        assertThat(shared.ownReads()).as("it never fell behind the window to read the store").isEqualTo(readsBefore);
+        idle.close();
     }
 
     @Test
