@@ -115,18 +115,23 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
                 + " VALUES (?, ?, ?, 'deployed', 0, ?) ON CONFLICT DO NOTHING", instance.value(), owner.value(), kind.wireName(), now()));
     }
 
+    /**
+     * Runs the runtime at {@code runtimeEpoch}, unless it is there already and stopped: every start has an epoch of its own,
+     * so a stop of the same epoch came after it, though the two may reach the provider in either order.
+     */
     @Override
     public CompletionStage<Void> activate(InstanceId instance, long runtimeEpoch) {
         return run(() -> jdbc.update("UPDATE local_instance SET state = 'running', runtime_epoch = ?, updated_at = ?"
-                + " WHERE instance_id = ? AND runtime_epoch <= ? AND state <> 'destroyed'", runtimeEpoch, now(), instance.value(),
-                runtimeEpoch));
+                + " WHERE instance_id = ? AND state <> 'destroyed' AND (runtime_epoch < ? OR (runtime_epoch = ? AND state <> 'stopped'))",
+                runtimeEpoch, now(), instance.value(), runtimeEpoch, runtimeEpoch));
     }
 
+    /** Stops the runtime's epoch {@code runtimeEpoch}, also when its activation has not reached the provider yet. */
     @Override
     public CompletionStage<Void> stop(InstanceId instance, long runtimeEpoch) {
         return run(() -> {
-            jdbc.update("UPDATE local_instance SET state = 'stopped', updated_at = ? WHERE instance_id = ? AND runtime_epoch <= ?"
-                    + " AND state <> 'destroyed'", now(), instance.value(), runtimeEpoch);
+            jdbc.update("UPDATE local_instance SET state = 'stopped', runtime_epoch = ?, updated_at = ? WHERE instance_id = ?"
+                    + " AND runtime_epoch <= ? AND state <> 'destroyed'", runtimeEpoch, now(), instance.value(), runtimeEpoch);
             abortPending(instance, "RUNTIME_STOPPED", "The instance was stopped before the runtime applied the call");
             turns.abortOn(instance, "The agent's instance was stopped while it worked on the task");
             devices.release(instance);
@@ -327,8 +332,6 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
                 JSON.writeValueAsString(rules), now(), instance.value()) == 1;
     }
 
-    /** The first rule matching the method, used once (a rule with {@code times} runs out). */
-    /** Whether the runtime of the instance runs (not deployed only, stopped or destroyed). */
     /**
      * Whether the runtime runs the instance for a request that read it running at {@code runtimeEpoch}. The read model and
      * the runtime's activation follow the same event in separate processors, so a request may see the instance running
@@ -356,6 +359,7 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
                 runtimeEpoch, now(), instance.value());
     }
 
+    /** The first rule matching the method, used once (a rule with {@code times} runs out). */
     Optional<FaultRule> takeFault(InstanceId instance, String method) {
         return transactions.execute(status -> {
             List<String> rows = jdbc.queryForList("SELECT faults::text FROM local_instance WHERE instance_id = ? FOR UPDATE",
