@@ -214,9 +214,7 @@ class ControlHttpTest extends ApiTest {
     @Test
     void injectedFaultsApplyToControlActions() {
         String windows = owner.runningInstance("windows");
-        body(owner.put("/api/v1/instances/{i}/faults", windows).contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("rules", List.of(Map.of("method", "computer/click", "fail_with", Map.of("code", "agent_service_unavailable",
-                        "message", "the display is gone"), "times", 1)))).exchange(), 200);
+        displayGoneOnce(windows, "computer/click");
         assertError(click(windows, Map.of("x", 10, "y", 10)), 503, "agent_service_unavailable", "");
         act(windows, "computer", "click", Map.of("x", 10, "y", 10));
         assertThat(recorded(windows)).extracting(event -> event.get("outcome").asString()).containsExactly("agent_service_unavailable", "performed");
@@ -225,11 +223,15 @@ class ControlHttpTest extends ApiTest {
     @Test
     void injectedFaultsApplyToScreenshotsAsTheirCodes() {
         String windows = owner.runningInstance("windows");
-        body(owner.put("/api/v1/instances/{i}/faults", windows).contentType(MediaType.APPLICATION_JSON)
-                .bodyValue(Map.of("rules", List.of(Map.of("method", "computer/screenshot", "fail_with", Map.of("code", "agent_service_unavailable",
-                        "message", "the display is gone"), "times", 1)))).exchange(), 200);
+        displayGoneOnce(windows, "computer/screenshot");
         assertError(owner.post("/api/v1/instances/{i}/computer/screenshot", windows).exchange(), 503, "agent_service_unavailable", "");
         png(windows, "computer", 1280, 800);
+    }
+
+    /** The next {@code method} on the instance fails as if its display were gone. */
+    private void displayGoneOnce(String instance, String method) {
+        owner.faults(instance, List.of(Map.of("method", method, "fail_with", Map.of("code", "agent_service_unavailable",
+                "message", "the display is gone"), "times", 1)));
     }
 
     @Test
