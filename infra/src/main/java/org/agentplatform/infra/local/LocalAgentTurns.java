@@ -1,5 +1,6 @@
 package org.agentplatform.infra.local;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
@@ -86,6 +87,8 @@ final class LocalAgentTurns {
     private final int maxQueued;
     /** Turns handed to the workers that no worker has begun yet. */
     private final AtomicInteger queued = new AtomicInteger();
+    /** Dispatchers parked in {@link #awaitRoom}: a backlog the node holds back in the event store. */
+    private final AtomicInteger waitingForRoom = new AtomicInteger();
     private final String node = UUID.randomUUID().toString();
     private final Map<UUID, Live> live = new ConcurrentHashMap<>();
     private final Queue<Reported> reported = new ConcurrentLinkedQueue<>();
@@ -126,6 +129,8 @@ final class LocalAgentTurns {
         this.clock = clock;
         this.staleAfter = staleAfter;
         this.maxQueued = maxQueued;
+        Gauge.builder("agent.platform.turns.waiting.for.room", waitingForRoom, AtomicInteger::get)
+                .description("Dispatchers waiting for a turn worker before they hand on their next turn").register(meters);
     }
 
     /**
@@ -162,9 +167,17 @@ final class LocalAgentTurns {
      * worker and do not count: a node runs as many of those as it is given.
      */
     void awaitRoom() {
+        if (queued.get() < maxQueued) {
+            return;
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ROOM_PATIENCE_MS);
-        while (queued.get() >= maxQueued && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(ROOM_LOOK_MS));
+        waitingForRoom.incrementAndGet();
+        try {
+            while (queued.get() >= maxQueued && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(ROOM_LOOK_MS));
+            }
+        } finally {
+            waitingForRoom.decrementAndGet();
         }
     }
 

@@ -159,9 +159,10 @@ class ControlHttpTest extends ApiTest {
         String others = other.runningInstance("linux");
         AtomicInteger admitted = new AtomicInteger();
         AtomicInteger limited = new AtomicInteger();
+        // however slow the machine, no second passes during the burst, so the budget cannot refill in it
+        clock.stop();
         // the test's own threads: blocking the service's bounded-elastic pool would starve the service under test
         ExecutorService clients = Executors.newFixedThreadPool(12);
-        long start = System.nanoTime();
         Flux.range(0, 120).flatMap(index -> reactor.core.publisher.Mono.fromCallable(() -> {
             PlatformClient credential = credentials.get(index % credentials.size());
             int status = credential.post("/api/v1/instances/{i}/computer/move", index % 2 == 0 ? first : second)
@@ -175,15 +176,14 @@ class ControlHttpTest extends ApiTest {
             return status;
         }).subscribeOn(Schedulers.fromExecutor(clients)), 12).blockLast();
         clients.shutdown();
-        long seconds = (System.nanoTime() - start) / 1_000_000_000 + 1;
-        assertThat(admitted.get()).isGreaterThanOrEqualTo(60).isLessThanOrEqualTo(60 + (int) seconds);
+        assertThat(admitted.get()).isEqualTo(60);
         assertThat(admitted.get() + limited.get()).isEqualTo(120);
         assertThat(recorded(first).size() + recorded(second).size()).isEqualTo(admitted.get());
 
         EntityExchangeResult<byte[]> refused = owner.post("/api/v1/instances/{i}/computer/move", first).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("x", 1, "y", 1)).exchange().expectStatus().isEqualTo(429).expectBody().returnResult();
         assertThat(json(refused).at("/error/code").asString()).isEqualTo("rate_limited");
-        assertThat(Long.parseLong(refused.getResponseHeaders().getFirst("Retry-After"))).isBetween(1L, 60L);
+        assertThat(Long.parseLong(refused.getResponseHeaders().getFirst("Retry-After"))).isEqualTo(1L);
         assertThat(refused.getResponseHeaders().getFirst("X-RateLimit-Remaining")).isEqualTo("0");
         // the other owner is not affected, and info has its own budget
         act(other, others, "computer", "move", Map.of("x", 5, "y", 5));

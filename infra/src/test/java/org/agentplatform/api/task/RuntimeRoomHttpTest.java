@@ -3,6 +3,7 @@ package org.agentplatform.api.task;
 import static org.agentplatform.infra.support.PlatformClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.UUID;
@@ -25,6 +26,9 @@ class RuntimeRoomHttpTest extends ApiTest {
 
     @Autowired
     private DataSource dataSource;
+
+    @Autowired
+    private MeterRegistry meters;
 
     @Test
     void aTurnPastTheQueuedLimitWaitsUnreadThenRunsOnceAWorkerIsFree() throws Exception {
@@ -49,11 +53,9 @@ class RuntimeRoomHttpTest extends ApiTest {
             third = owner.task(agent, "my turn");
             owner.awaitTask(agent, third, "running");
             // the task has started; its dispatcher waits for room, and the runtime has no record of the turn while it waits
-            long until = System.nanoTime() + 2_000_000_000L;
-            while (System.nanoTime() < until) {
-                assertThat(runtimeState(third)).as("not taken in while a turn waits for the worker").isNull();
-                Thread.sleep(100);
-            }
+            await(() -> meters.get("agent.platform.turns.waiting.for.room").gauge().value(), waiting -> waiting >= 1,
+                    "the third turn's dispatcher waiting for room");
+            assertThat(runtimeState(third)).as("not taken in while a turn waits for the worker").isNull();
             holder.rollback();
         }
         for (String task : new String[] {blocking, queued, third}) {

@@ -222,6 +222,8 @@ public final class PlatformClient {
         while (!done.test(last)) {
             assertThat(Instant.now()).as("waiting for " + what + "; last seen: " + last).isBefore(deadline);
             try {
+                // the public API is asynchronous and a client learns of a change by reading: read again shortly, until the
+                // patience (a bound on a hang, not a speed) is spent; streams are awaited as streams elsewhere
                 Thread.sleep(50);
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();

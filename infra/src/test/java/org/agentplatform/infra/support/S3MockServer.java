@@ -94,6 +94,7 @@ public final class S3MockServer {
             } catch (IOException notYet) {
                 // still starting
             }
+            // another process with no readiness signal but its answer: ask again shortly (no timing is proven)
             Thread.sleep(200);
         }
         process.destroy();

@@ -85,6 +85,7 @@ public final class ServiceProcess implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(interrupted);
             }
+            // a process of its own whose only signal is its readiness answer: ask again shortly (no timing is proven)
             sleep(Duration.ofMillis(250));
         }
     }
