@@ -8,6 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import org.agentplatform.command.turn.AgentTurn;
 import org.agentplatform.infra.local.LocalRuntime;
@@ -23,6 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -97,6 +104,45 @@ class ConversationHttpTest extends ApiTest {
         assertThat(withDeltas.get("latest_offset").asLong()).isEqualTo(last);
         assertThat(withoutDeltas.get("latest_offset").asLong()).isEqualTo(last);
         assertThat(owner.conversationView(agent, conversation).get("latest_offset").asLong()).isEqualTo(last);
+    }
+
+    /**
+     * Three messages posted at the same moment: their events reach the projection in one batch, where the first turn's
+     * start (which writes log rows) and the next message's post (which writes none) must apply in their order. Read after
+     * the log shows turn 1 running, the view must show it too; a lost update left it at turn 0 until the next turn.
+     */
+    @Test
+    void threeMessagesAtOnceNeverLeaveTheViewBehindItsLog() {
+        // the first owner, through a key whose quota holds the whole run
+        PlatformClient owner = new PlatformClient(http, createKey(Map.of("name", "many conversations", "rate_limit_per_minute", 100_000)));
+        ExecutorService clients = Executors.newFixedThreadPool(24);
+        try {
+            List<String> wrong = Flux.range(0, 200).flatMap(attempt -> Mono.fromCallable(() -> {
+                String conversation = owner.conversation(agent);
+                List<Callable<JsonNode>> posts = List.of(() -> owner.say(agent, conversation, "A\n/echo take_ms=1000"),
+                        () -> owner.say(agent, conversation, "B"), () -> owner.say(agent, conversation, "C"));
+                for (Future<JsonNode> posted : clients.invokeAll(posts)) {
+                    posted.get();
+                }
+                PlatformClient.await(() -> owner.conversationLog(agent, conversation, false).get("messages"),
+                        rows -> hasStatus(rows, 1, "running"), "turn 1 running in the log of " + conversation);
+                JsonNode view = owner.conversationView(agent, conversation);
+                return view.get("turn").asInt() >= 1 && !view.get("turn_status").isNull() ? "" : conversation + ": " + view;
+            }).subscribeOn(Schedulers.fromExecutor(clients)), 8).filter(verdict -> !verdict.isEmpty()).collectList().block();
+            assertThat(wrong).as("views behind their logs").isEmpty();
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    private static boolean hasStatus(JsonNode rows, int turn, String status) {
+        for (JsonNode row : rows) {
+            if ("turn_status".equals(row.get("kind").asString()) && row.get("turn").asInt() == turn
+                    && status.equals(row.get("status").asString())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Test

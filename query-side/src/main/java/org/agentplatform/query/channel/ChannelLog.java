@@ -33,7 +33,6 @@ public final class ChannelLog {
 
     private static final String ROW = "(?::uuid, ?::bigint, ?::text, ?::int, ?::text, ?::text, ?::text, ?::jsonb, ?::jsonb, ?::timestamptz)";
 
-    private final JdbcTemplate jdbc;
     private final String view;
     private final HeldStatements held;
 
@@ -47,7 +46,10 @@ public final class ChannelLog {
         }
     }
 
-    /** The view's change: a data-modifying statement on it that returns the channel's {@code turn} when it applied. */
+    /**
+     * The view's change: a data-modifying statement on it, without a {@code RETURNING} clause (the log adds one where it
+     * needs the channel's {@code turn} after the change).
+     */
     public record Change(String statement, List<Object> arguments) {
 
         public static Change of(String statement, Object... arguments) {
@@ -64,14 +66,13 @@ public final class ChannelLog {
             List<Object> arguments = new ArrayList<>(Arrays.asList(values));
             arguments.addAll(List.of(last, last, sequence, SqlTime.of(at), channel, sequence));
             return new Change("UPDATE " + view + " SET " + assignments + ", last_offset = GREATEST(last_offset, ?),"
-                    + " change_offset = GREATEST(change_offset, ?), version = ?, updated_at = ? WHERE id = ? AND version < ? RETURNING turn",
+                    + " change_offset = GREATEST(change_offset, ?), version = ?, updated_at = ? WHERE id = ? AND version < ?",
                     arguments);
         }
     }
 
     /** {@code batching}: whether the projection's statements may wait for its commit ({@link HeldStatements}). */
     public ChannelLog(JdbcTemplate jdbc, String view, WriteBatching batching) {
-        this.jdbc = jdbc;
         this.view = view;
         this.held = new HeldStatements(jdbc, batching, NOTIFICATIONS);
     }
@@ -113,16 +114,15 @@ public final class ChannelLog {
      * Applies the view's change, then logs the rows (a replay writes them once), in one statement, and notifies; held
      * until the commit while the projection's {@link WriteBatching} allows ({@link HeldStatements}). A row without a
      * turn takes the turn the change returns (or, when the change did not apply: a replay, the view's). An event without
-     * rows changes the view only, at once.
+     * rows changes the view only, held like the others: the statements of a channel run in the order of its events, or
+     * a later event's {@code version} would make an earlier one's change skip as seen.
      */
     public void write(UUID channel, long globalIndex, Instant at, Change change, List<Row> rows) {
         if (rows.size() > ChannelOffsets.FIRST_CHUNK) {
             throw new IllegalArgumentException("An event writes at most two rows, not " + rows.size());
         }
         if (rows.isEmpty()) {
-            List<Object> arguments = new ArrayList<>(change.arguments());
-            arguments.addAll(List.of(NOTIFICATIONS, channel + ":view"));
-            jdbc.query("WITH changed AS (" + change.statement() + ") SELECT pg_notify(?, ?)", row -> null, arguments.toArray());
+            held.run(channel, change.statement(), change.arguments().toArray(), channel + ":view");
             return;
         }
         long offset = ChannelOffsets.ofEvent(globalIndex);
@@ -133,7 +133,7 @@ public final class ChannelLog {
             arguments.addAll(Arrays.asList(channel, offset + index, row.kind(), row.turn(), row.role(), row.status(), row.text(),
                     JsonColumns.write(attachments(row.attachments())), JsonColumns.write(row.data()), SqlTime.of(at)));
         }
-        held.run(channel, "WITH changed AS (" + change.statement() + "),"
+        held.run(channel, "WITH changed AS (" + change.statement() + " RETURNING turn),"
                         + " current AS (SELECT COALESCE((SELECT turn FROM changed LIMIT 1), (SELECT turn FROM " + view + " WHERE id = ?), 0)"
                         + " AS turn)"
                         + " INSERT INTO channel_message (channel_id, log_offset, kind, turn, role, status, text, attachments, data,"

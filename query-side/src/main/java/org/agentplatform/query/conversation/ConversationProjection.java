@@ -46,7 +46,7 @@ public class ConversationProjection {
 
     private static final String OPENED = "INSERT INTO conversation_view (id, owner_id, agent_id, instance_id, context_id, title, status,"
             + " turn, messages, last_offset, change_offset, opened_offset, version, created_at, updated_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, 'open', 0, 0, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING turn";
+            + " VALUES (?, ?, ?, ?, ?, ?, 'open', 0, 0, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING";
 
     private final JdbcTemplate jdbc;
     private final ChannelLog log;

@@ -46,7 +46,7 @@ public class TaskProjection {
 
     private static final String CREATED = "INSERT INTO task_view (id, owner_id, agent_id, instance_id, context_id, origin, status, turn,"
             + " deadline, last_offset, change_offset, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (id) DO NOTHING RETURNING turn";
+            + " ON CONFLICT (id) DO NOTHING";
 
     private final JdbcTemplate jdbc;
     private final ChannelLog log;
