@@ -16,17 +16,19 @@ import reactor.core.publisher.Mono;
 /**
  * A task is the caller's who created it, under the agent it was created for; anything else is 404
  * {@code agent_not_found}. A task created a moment ago is found too: its create answered before its
- * projection, so the read waits for it (briefly, woken by its commit) rather than answering 404.
+ * projection, so the read waits for it (briefly, woken by its commit), and past that reads it from the event
+ * store, rather than answering 404 for a task it accepted.
  */
 public final class TaskAccess {
 
-    private static final Duration JUST_CREATED = Duration.ofSeconds(5);
+    /** How long a read waits for the read model to show a task the store holds, before reading the store. */
+    private static final Duration JUST_CREATED = Duration.ofSeconds(1);
 
     private TaskAccess() {
     }
 
     public static Mono<TaskRecord> owned(TaskReads tasks, AgentId agent, String taskId, OwnerId caller) {
-        return owned(tasks::findCreated, task -> task, agent, taskId, caller);
+        return owned(tasks::findAccepted, task -> task, agent, taskId, caller);
     }
 
     /** As above, {@code find} reading something that holds the task (waiting up to {@link #JUST_CREATED} for a task just created). */

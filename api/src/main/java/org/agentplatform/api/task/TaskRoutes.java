@@ -1,7 +1,6 @@
 package org.agentplatform.api.task;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -68,11 +67,10 @@ final class TaskRoutes {
     private final AgentReads agents;
     private final AgentAvailability availability;
     private final TaskStream stream;
-    private final Clock clock;
     private final PointInTime pointInTime;
 
     TaskRoutes(TaskStarter starter, Commands commands, TaskReads tasks, AgentReads agents, AgentAvailability availability,
-            TaskStream stream, Clock clock, PointInTime pointInTime) {
+            TaskStream stream, PointInTime pointInTime) {
         this.pointInTime = pointInTime;
         this.starter = starter;
         this.commands = commands;
@@ -80,7 +78,6 @@ final class TaskRoutes {
         this.agents = agents;
         this.availability = availability;
         this.stream = stream;
-        this.clock = clock;
     }
 
     @PostMapping(path = "/api/v1/agents/{agentId}/tasks", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -89,11 +86,10 @@ final class TaskRoutes {
             @RequestBody CreateRequest request, ServerWebExchange exchange) {
         AgentId agent = AgentAccess.parse(agentId);
         NewTask task = request.validated();
-        Instant now = clock.instant();
-        // the contract's 202 "at once": the task as the command accepted it, not as the read model will show it
+        // the contract's 202 "at once": the task as the command stored it, not as the read model will show it
         return starter.start(caller, exchange, agent, task, TaskOrigin.TASKS)
                 .map(created -> ApiResponse.of(TaskView.accepted(created.taskId(), created.contextId(), agent, TaskOrigin.TASKS,
-                        task.deadline() == null ? null : now.plus(task.deadline()), now)));
+                        created.deadline(), created.createdAt())));
     }
 
     @GetMapping("/api/v1/agents/{agentId}/tasks")
@@ -185,7 +181,7 @@ final class TaskRoutes {
         }
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
                 .map(task -> task.status().isTerminal() && cursor >= task.changeOffset() ? EventStreams.finished()
-                        : EventStreams.of(stream.after(task, cursor)));
+                        : EventStreams.of(stream.resumed(task, cursor)));
     }
 
     private static Mono<ApiResponse<TaskList>> page(Flux<TaskRecord> found, Long since) {

@@ -23,6 +23,7 @@ import org.agentplatform.kernel.task.TaskCommand.CreateTask;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TaskOrigin;
+import org.agentplatform.query.SqlTime;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.agent.AgentRecord;
 import org.agentplatform.query.webhook.WebhookReads;
@@ -58,8 +59,11 @@ public final class TaskStarter {
         this.clock = clock;
     }
 
-    /** What was created: the task id and context id the caller gets at once. */
-    record Created(TaskId taskId, String contextId, AgentRecord agent) {
+    /**
+     * What was created: the task id and context id the caller gets at once, and the instants as the store holds them
+     * ({@code deadline} null when none was asked for), which every later read shows.
+     */
+    record Created(TaskId taskId, String contextId, AgentRecord agent, Instant createdAt, Instant deadline) {
     }
 
     Mono<Created> start(Caller caller, ServerWebExchange exchange, AgentId agent, NewTask request, TaskOrigin origin) {
@@ -97,14 +101,14 @@ public final class TaskStarter {
         return Flux.fromIterable(request.webhooks())
                 .concatMap(webhook -> registrar.register(caller, exchange, task, webhook))
                 .collectList()
-                .flatMap(registered -> commands.send(command, caller, exchange, ErrorCode.AGENT_NOT_FOUND)
-                        .then(Flux.fromIterable(registered)
+                .flatMap(registered -> commands.<Instant>send(command, caller, exchange, ErrorCode.AGENT_NOT_FOUND)
+                        .flatMap(storedAt -> Flux.fromIterable(registered)
                                 .concatMap(webhook -> webhooks.awaitVersion(webhook.webhookId(), webhook.version(), WEBHOOKS_VISIBLE))
-                                .then()))
+                                .then(Mono.just(new Created(task, contextId, agent, storedAt,
+                                        deadline == null ? null : SqlTime.asStored(deadline))))))
                 .onErrorMap(ApiException.class, refused -> refused.code() == ErrorCode.CONFLICT
                         ? new ApiException(ErrorCode.CONFLICT, "Duplicate idempotency_key: a task was created with this key already",
                                 "", Map.of("task_id", task.toString()), null)
-                        : refused)
-                .thenReturn(new Created(task, contextId, agent));
+                        : refused);
     }
 }

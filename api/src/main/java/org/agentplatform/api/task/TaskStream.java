@@ -48,15 +48,26 @@ final class TaskStream {
     /**
      * The task to stream from its start, waiting up to {@code wait} for one created a moment ago: whichever answers first
      * of its events as this node's reader holds them ({@link FreshTasks}: usually before its projection has committed) and
-     * the read model ({@link TaskReads#findCreated}, which also answers for a task the store does not know: empty).
+     * the read model ({@link TaskReads#findCreated}, which also answers for a task the store does not know: empty); when
+     * neither has it by then (a backlog the reader has moved past and the projection has not reached), its first events
+     * as the store holds them.
      */
     Mono<Opened> open(TaskId taskId, Duration wait) {
         return firstValue(fresh.created(taskId, wait).map(task -> new Opened(task.task(), task.rows())),
-                tasks.findCreated(taskId, wait).map(task -> new Opened(task, List.of())));
+                tasks.findCreated(taskId, wait).map(task -> new Opened(task, List.of()))
+                        .switchIfEmpty(Mono.defer(() -> fresh.stored(taskId).map(task -> new Opened(task.task(), task.rows())))));
     }
 
     Flux<ServerSentEvent<String>> after(TaskRecord task, long cursor) {
         return stream.after(OpenStreams.TASK, new Source(task), task, task.prunedThrough(), cursor);
+    }
+
+    /**
+     * A stream resumed after {@code cursor} of a task that may have been read from the store while its read model lags:
+     * the first batch reads the read model's snapshot, so the stream cannot end before the rows the read model has yet to show.
+     */
+    Flux<ServerSentEvent<String>> resumed(TaskRecord task, long cursor) {
+        return stream.after(OpenStreams.TASK, new Source(task), null, task.prunedThrough(), cursor);
     }
 
     /** The stream of an opened task: its known rows first, then the read model's after them. */

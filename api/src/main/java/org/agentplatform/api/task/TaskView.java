@@ -43,7 +43,7 @@ record TaskView(
     record ErrorView(String code, String message) {
     }
 
-    /** A task just created whose snapshot is not readable yet: what the create itself knows. */
+    /** A task just created whose snapshot is not readable yet: what the create itself knows, its instants as stored. */
     static TaskView accepted(TaskId task, String contextId, AgentId agent, TaskOrigin origin, Instant deadline, Instant now) {
         return new TaskView(task.toString(), contextId, agent.toString(), TaskStatus.QUEUED.wireName(), false, origin.wireName(), null,
                 false, null, deadline, 0, 0, now, now, null, null);

@@ -103,7 +103,7 @@ class TaskStreamTest {
     }
 
     private static TaskStream stream(Store store) {
-        return new TaskStream(store, new FreshTasks(RecentEvents.NONE), new ChannelStream(store, JsonMapper.builder().build(),
+        return new TaskStream(store, new FreshTasks(RecentEvents.NONE, RecentEvents.NONE), new ChannelStream(store, JsonMapper.builder().build(),
                 Duration.ofSeconds(15), new OpenStreams()));
     }
 
@@ -230,6 +230,11 @@ class TaskStreamTest {
 
         @Override
         public Mono<TaskRecord> findCreated(TaskId taskId, Duration wait) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Mono<TaskRecord> findAccepted(TaskId taskId, Duration wait) {
             throw new UnsupportedOperationException();
         }
 

@@ -2,6 +2,7 @@ package org.agentplatform.command.task;
 
 import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 
+import java.time.Instant;
 import org.agentplatform.kernel.error.CommandRefused;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.task.TaskCommand.CancelTask;
@@ -28,11 +29,15 @@ import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TaskRef;
 import org.agentplatform.kernel.task.TaskStatus;
 import org.axonframework.commandhandling.CommandHandler;
+import org.axonframework.common.DateTimeUtils;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
+import org.axonframework.eventhandling.Timestamp;
 import org.axonframework.eventsourcing.EventSourcingHandler;
+import org.axonframework.modelling.command.AggregateCreationPolicy;
 import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.AggregateLifecycle;
+import org.axonframework.modelling.command.CreationPolicy;
 
 /**
  * An agent task (see {@link TaskStatus}). Each runtime turn is numbered: the runtime's answer names its
@@ -47,6 +52,7 @@ class Task {
     private TaskMessage firstMessage;
     private TaskStatus status;
     private int turn;
+    private Instant createdAt;
 
     protected Task() {
         // for event sourcing
@@ -63,17 +69,24 @@ class Task {
      * in the same command: a second command (and its transaction) per task would only repeat what creation knew.
      * One created without an epoch stays queued until its instance serves ({@link StartTask}).
      */
+    /**
+     * Answers the instant its creation is stored at: the task's {@code created_at} in every read, which the create's
+     * answer shows too. A creating handler that is a method, not a constructor, sees its events applied at once.
+     */
     @CommandHandler
-    Task(CreateTask command, DeadlineManager deadlines) {
-        // events applied in a constructor reach the event sourcing handlers after it returns: state comes from the command
+    @CreationPolicy(AggregateCreationPolicy.ALWAYS)
+    Instant handle(CreateTask command, DeadlineManager deadlines) {
         TaskRef created = new TaskRef(command.taskId(), command.ownerId(), command.agentId(), command.instanceId(), command.contextId());
         apply(new TaskCreated(created, command.message(), command.deadline(), command.origin(), command.runtimeEpoch()));
+        // the store keeps Axon's text form of the instant (milliseconds): what every later read of it sees
+        Instant storedAt = DateTimeUtils.parseInstant(DateTimeUtils.formatInstant(createdAt));
         if (command.runtimeEpoch() != null) {
             apply(new TaskStarted(created, 1, command.runtimeEpoch(), command.message()));
         }
         if (command.deadline() != null) {
             deadlines.schedule(command.deadline(), DEADLINE);
         }
+        return storedAt;
     }
 
     @CommandHandler
@@ -170,11 +183,12 @@ class Task {
     }
 
     @EventSourcingHandler
-    void on(TaskEvent event) {
+    void on(TaskEvent event, @Timestamp Instant at) {
         switch (event) {
             case TaskCreated created -> {
                 ref = created.task();
                 firstMessage = created.message();
+                createdAt = at;
             }
             case TaskStarted started -> turn = started.turn();
             case TaskContinued continued -> turn = continued.turn();

@@ -4,6 +4,7 @@ import static org.agentplatform.command.FixtureMatchers.refused;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
@@ -71,6 +72,12 @@ class TaskTest {
         fixture.givenNoPriorActivity().when(create(null))
                 .expectEvents(created, new TaskStarted(REF, 1, 1, ASK))
                 .expectNoScheduledDeadlines();
+    }
+
+    @Test
+    void theCreateAnswersTheInstantItsCreationIsStoredAt() {
+        fixture.givenNoPriorActivity().when(create(null)).expectSuccessfulHandlerExecution()
+                .expectResultMessagePayload(fixture.currentTime().truncatedTo(ChronoUnit.MILLIS));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.agentplatform.infra.task;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
@@ -8,11 +9,13 @@ import org.agentplatform.command.turn.TurnReports;
 import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.infra.PeriodicJob;
 import org.agentplatform.infra.PlatformProperties;
+import org.agentplatform.infra.audit.JdbcStoredEvents;
 import org.agentplatform.infra.database.RuntimeDatabase;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.RecentEvents;
 import org.agentplatform.query.WriteBatching;
+import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.conversation.ConversationProjection;
 import org.agentplatform.query.conversation.ConversationReads;
 import org.agentplatform.query.task.FreshTasks;
@@ -20,10 +23,13 @@ import org.agentplatform.query.task.R2dbcTaskReads;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.agentplatform.query.task.TaskProjection;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.eventhandling.DomainEventMessage;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.r2dbc.core.DatabaseClient;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Tasks and conversations: the dispatchers that take turns to the agents' runtimes, the projections and reads of
@@ -67,15 +73,25 @@ public class TasksConfiguration {
         return new ConversationReads(database, waits);
     }
 
+    /** Reads of tasks; one the read model does not show yet is folded from its stored events by the task projection itself. */
     @Bean
-    R2dbcTaskReads taskReads(DatabaseClient database, ReadModelWaits waits) {
-        return new R2dbcTaskReads(database, waits);
+    R2dbcTaskReads taskReads(DatabaseClient database, ReadModelWaits waits, PointInTime pointInTime) {
+        return new R2dbcTaskReads(database, waits, task -> pointInTime.task(task, Instant.MAX).map(PointInTime.TaskAt::task));
     }
 
-    /** Tasks just created, from the events the node's reader holds, before the task projection commits them. */
+    /**
+     * Tasks just created, from the events the node's reader holds before the task projection commits them, or from the
+     * store when the reader has moved past them.
+     */
     @Bean
-    FreshTasks freshTasks(RecentEvents recentEvents) {
-        return new FreshTasks(recentEvents);
+    FreshTasks freshTasks(RecentEvents recentEvents, JdbcStoredEvents storedEvents) {
+        RecentEvents store = (aggregate, wait) -> Mono.fromCallable(() -> storedEvents.ofAggregate(aggregate, Instant.MAX).stream()
+                        .map(event -> new RecentEvents.RecentEvent(event.getPayload(), ((DomainEventMessage<?>) event).getSequenceNumber(),
+                                event.trackingToken().position().orElseThrow(), event.getTimestamp()))
+                        .toList())
+                .subscribeOn(Schedulers.boundedElastic())
+                .filter(events -> !events.isEmpty());
+        return new FreshTasks(recentEvents, store);
     }
 
     @Bean

@@ -25,18 +25,29 @@ import reactor.core.publisher.Mono;
 public final class FreshTasks {
 
     private final RecentEvents recent;
+    private final RecentEvents store;
 
     /** The task and the rows of its log up to its last folded event. */
     public record FreshTask(TaskRecord task, List<ChannelEntry> rows) {
     }
 
-    public FreshTasks(RecentEvents recent) {
+    /**
+     * @param recent what the node's reader holds
+     * @param store  the event store itself, read when the reader no longer holds a task its read model does not show yet
+     */
+    public FreshTasks(RecentEvents recent, RecentEvents store) {
         this.recent = recent;
+        this.store = store;
     }
 
     /** The task as its creation (and start, if the reader holds it) left it; empty when the reader does not hold its creation within {@code wait}. */
     public Mono<FreshTask> created(TaskId taskId, Duration wait) {
         return recent.of(taskId.toString(), wait).flatMap(events -> Mono.justOrEmpty(fold(events)));
+    }
+
+    /** As {@link #created}, from the events in the store (a backlog the reader has moved past); empty for a task the store does not hold. */
+    public Mono<FreshTask> stored(TaskId taskId) {
+        return store.of(taskId.toString(), Duration.ZERO).flatMap(events -> Mono.justOrEmpty(fold(events)));
     }
 
     /** The creation, then the start if it follows it: folded as the projection folds them. */

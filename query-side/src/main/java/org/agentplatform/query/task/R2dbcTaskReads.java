@@ -19,6 +19,7 @@ import org.agentplatform.query.channel.ChannelReads;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 public final class R2dbcTaskReads implements TaskReads {
 
@@ -33,11 +34,13 @@ public final class R2dbcTaskReads implements TaskReads {
     private final DatabaseClient database;
     private final ReadModelWaits waits;
     private final ChannelReads channels;
+    private final StoredTasks stored;
 
-    public R2dbcTaskReads(DatabaseClient database, ReadModelWaits waits) {
+    public R2dbcTaskReads(DatabaseClient database, ReadModelWaits waits, StoredTasks stored) {
         this.database = database;
         this.waits = waits;
         this.channels = new ChannelReads(database);
+        this.stored = stored;
     }
 
     @Override
@@ -51,6 +54,16 @@ public final class R2dbcTaskReads implements TaskReads {
     @Override
     public Mono<TaskRecord> findCreated(TaskId taskId, Duration wait) {
         return channels.findStored(taskId.value(), () -> find(taskId), waits, wait);
+    }
+
+    @Override
+    public Mono<TaskRecord> findAccepted(TaskId taskId, Duration wait) {
+        return findCreated(taskId, wait).switchIfEmpty(Mono.defer(() -> fromStore(taskId)));
+    }
+
+    /** The task as its stored events make it, folded off the event loop. */
+    private Mono<TaskRecord> fromStore(TaskId taskId) {
+        return Mono.fromCallable(() -> stored.fold(taskId)).subscribeOn(Schedulers.boundedElastic()).flatMap(Mono::justOrEmpty);
     }
 
     @Override
@@ -87,7 +100,8 @@ public final class R2dbcTaskReads implements TaskReads {
 
     @Override
     public Mono<TaskRecord> awaitVersion(TaskId taskId, long version, Duration wait) {
-        return awaitState(taskId, task -> task.version() >= version, wait);
+        return awaitState(taskId, task -> task.version() >= version, wait)
+                .switchIfEmpty(Mono.defer(() -> fromStore(taskId).filter(task -> task.version() >= version)));
     }
 
     private static TaskRecord task(Readable row) {

@@ -21,6 +21,12 @@ public interface TaskReads {
      */
     Mono<TaskRecord> findCreated(TaskId taskId, Duration wait);
 
+    /**
+     * The task whatever the read model's lag: as {@link #findCreated}, and when the read model still does not show it
+     * after {@code wait}, as its stored events make it ({@link StoredTasks}). Empty only for a task the store does not hold.
+     */
+    Mono<TaskRecord> findAccepted(TaskId taskId, Duration wait);
+
     /** The task once {@code reached} holds (woken by its commits); empty when it does not within {@code wait}. */
     Mono<TaskRecord> awaitState(TaskId taskId, Predicate<TaskRecord> reached, Duration wait);
 
@@ -36,5 +42,9 @@ public interface TaskReads {
     /** The newest {@code cap} rows of the log without chunks, oldest first, and whether older ones were left out. */
     Mono<ChannelReads.History> history(TaskId taskId, int cap);
 
+    /**
+     * The task at {@code version} or later, once a command stored that version: from the read model when it shows it
+     * within {@code wait}, else as its stored events make it.
+     */
     Mono<TaskRecord> awaitVersion(TaskId taskId, long version, Duration wait);
 }
