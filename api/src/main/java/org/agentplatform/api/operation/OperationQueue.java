@@ -30,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class OperationQueue {
 
-    private static final Duration READ_MODEL_WAIT = Duration.ofSeconds(5);
+    /** How long the answer waits for the read model to show the queued operation, before folding it from the store. */
+    private static final Duration READ_MODEL_WAIT = Duration.ofSeconds(1);
     private static final JsonMapper CANONICAL = JsonMapper.builder().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
 
     private final Commands commands;
@@ -61,7 +62,8 @@ public final class OperationQueue {
                         ErrorCode.NOT_FOUND))
                 .then(operations.awaitSequence(id, 0, READ_MODEL_WAIT))
                 .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.SERVICE_TIMEOUT,
-                        "Operation " + id + " was queued but is not visible yet; read it again shortly")));
+                        "Operation " + id + " was queued but is not visible yet; read it again shortly", "",
+                        Map.of("operation_id", id.toString()), retryAfterSeconds())));
     }
 
     /**

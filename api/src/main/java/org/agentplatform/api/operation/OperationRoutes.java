@@ -125,7 +125,7 @@ final class OperationRoutes {
     private Mono<OperationRecord> find(Caller caller, String instanceId, String operationId) {
         InstanceId instance = PathIds.parse("instanceId", instanceId, InstanceId::new);
         OperationId operation = PathIds.parse("operationId", operationId, OperationId::new);
-        return operations.find(operation)
+        return operations.findAccepted(operation)
                 .filter(found -> found.instanceId().equals(instance) && found.ownerId().equals(caller.ownerId()))
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No operation " + operationId + " on instance " + instanceId)));
     }

@@ -3,6 +3,7 @@ package org.agentplatform.infra.operation;
 import io.r2dbc.postgresql.PostgresqlConnectionFactory;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import javax.crypto.SecretKey;
 import java.util.concurrent.ExecutorService;
@@ -34,6 +35,7 @@ import org.agentplatform.infra.secret.VaultKey;
 import org.agentplatform.query.agent.AgentProjection;
 import org.agentplatform.query.agent.R2dbcAgentReads;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.feed.PostgresChangeFeed;
 import org.agentplatform.query.instance.InstanceProjection;
@@ -146,9 +148,10 @@ public class OperationsConfiguration {
         return new R2dbcAgentReads(database, waits, changeFeed);
     }
 
+    /** Reads of operations; one the read model does not show yet is folded from its stored events by the operation projection. */
     @Bean
-    R2dbcOperationReads operationReads(DatabaseClient database, ReadModelWaits waits) {
-        return new R2dbcOperationReads(database, waits);
+    R2dbcOperationReads operationReads(DatabaseClient database, ReadModelWaits waits, PointInTime pointInTime) {
+        return new R2dbcOperationReads(database, waits, operation -> pointInTime.operation(operation, Instant.MAX));
     }
 
     @Bean(destroyMethod = "close")

@@ -21,7 +21,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * A 202 is the truth whatever the read model's lag: with the task projection held back (its table locked by the test,
  * as a flood's backlog would hold it), every task the service accepted answers its {@code GET} and its {@code /events}
- * at once, from the event store, and the {@code created_at} (and {@code deadline_at}) of the 202 are the stored ones.
+ * at once, from the event store, and the {@code created_at} (and {@code deadline_at}) of the 202 are the stored ones;
+ * likewise a runtime method's call and its operation's {@code GET} while the operation's view is held back.
  */
 class ReadYourWriteHttpTest extends ApiTest {
 
@@ -30,12 +31,14 @@ class ReadYourWriteHttpTest extends ApiTest {
     @Autowired
     private DataSource dataSource;
     private PlatformClient owner;
+    private String instance;
     private String agent;
 
     @BeforeEach
     void anAgent() {
         owner = new PlatformClient(http, createKey(Map.of("name", "read your write", "rate_limit_per_minute", 100_000)));
-        agent = owner.createAgent(owner.runningInstance("linux"), "answering");
+        instance = owner.runningInstance("linux");
+        agent = owner.createAgent(instance, "answering");
     }
 
     @Test
@@ -62,6 +65,25 @@ class ReadYourWriteHttpTest extends ApiTest {
             assertThat(read.get("created_at").asString()).isEqualTo(created.get("created_at").asString());
             assertThat(read.get("deadline_at").asString()).isEqualTo(created.get("deadline_at").asString());
         }
+    }
+
+    @Test
+    void aQueuedOperationAnswersItsCallAndItsReadWhileItsViewLags() throws Exception {
+        String operation;
+        try (Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (Statement lock = holder.createStatement()) {
+                lock.execute("LOCK TABLE operation_view IN EXCLUSIVE MODE");
+            }
+            JsonNode called = owner.call(instance, "cron/list", Map.of());
+            operation = called.at("/result/id").asString();
+            assertThat(called.at("/result/method").asString()).isEqualTo("cron/list");
+            assertThat(owner.operation(instance, operation).get("id").asString()).isEqualTo(operation);
+            assertThat(jdbc().queryForObject("SELECT count(*) FROM operation_view WHERE id = ?::uuid", Integer.class, operation))
+                    .as("the view was held back the whole time").isZero();
+            holder.rollback();
+        }
+        owner.awaitOperation(instance, operation, "succeeded");
     }
 
     @Test

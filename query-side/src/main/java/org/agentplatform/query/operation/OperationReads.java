@@ -12,10 +12,16 @@ public interface OperationReads {
 
     Mono<OperationRecord> find(OperationId operationId);
 
+    /** As {@link #find}, and when the read model does not show it (yet), as its stored events make it ({@link StoredOperations}). */
+    Mono<OperationRecord> findAccepted(OperationId operationId);
+
     /** The operation's events after {@code sequence}, in order. */
     Flux<OperationEventRecord> eventsAfter(OperationId operationId, long sequence);
 
-    /** The operation once the read model has reached {@code sequence}; empty if not within {@code wait}. */
+    /**
+     * The operation at {@code sequence} or later once a command stored it: from the read model when it shows it within
+     * {@code wait}, else as its stored events make it.
+     */
     Mono<OperationRecord> awaitSequence(OperationId operationId, long sequence, Duration wait);
 
     /** The operation once it is terminal; empty if not within {@code wait}. */

@@ -15,6 +15,7 @@ import org.agentplatform.query.RowQuery;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 public final class R2dbcOperationReads implements OperationReads {
 
@@ -27,10 +28,12 @@ public final class R2dbcOperationReads implements OperationReads {
 
     private final DatabaseClient database;
     private final ReadModelWaits waits;
+    private final StoredOperations stored;
 
-    public R2dbcOperationReads(DatabaseClient database, ReadModelWaits waits) {
+    public R2dbcOperationReads(DatabaseClient database, ReadModelWaits waits, StoredOperations stored) {
         this.database = database;
         this.waits = waits;
+        this.stored = stored;
     }
 
     @Override
@@ -39,6 +42,16 @@ public final class R2dbcOperationReads implements OperationReads {
                 .bind("id", operationId.value())
                 .map(R2dbcOperationReads::record)
                 .one();
+    }
+
+    @Override
+    public Mono<OperationRecord> findAccepted(OperationId operationId) {
+        return find(operationId).switchIfEmpty(Mono.defer(() -> fromStore(operationId)));
+    }
+
+    /** The operation as its stored events make it, folded off the event loop. */
+    private Mono<OperationRecord> fromStore(OperationId operationId) {
+        return Mono.fromCallable(() -> stored.fold(operationId)).subscribeOn(Schedulers.boundedElastic()).flatMap(Mono::justOrEmpty);
     }
 
     @Override
@@ -61,7 +74,8 @@ public final class R2dbcOperationReads implements OperationReads {
 
     @Override
     public Mono<OperationRecord> awaitSequence(OperationId operationId, long sequence, Duration wait) {
-        return waits.until(OperationViewProjection.CHANNEL, operationId, () -> find(operationId), operation -> operation.sequence() >= sequence, wait);
+        return waits.until(OperationViewProjection.CHANNEL, operationId, () -> find(operationId), operation -> operation.sequence() >= sequence, wait)
+                .switchIfEmpty(Mono.defer(() -> fromStore(operationId).filter(operation -> operation.sequence() >= sequence)));
     }
 
     @Override
