@@ -1,11 +1,14 @@
 package org.agentplatform.infra.axon;
 
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.agentplatform.infra.BackgroundPriority;
+import org.agentplatform.infra.health.HealthConfiguration;
+import org.agentplatform.infra.health.TimeBoxedHealth;
 import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.axonframework.common.AxonThreadFactory;
@@ -38,6 +41,7 @@ import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.slf4j.LoggerFactory;
@@ -274,9 +278,12 @@ public class AxonConfiguration {
         return new DeadLetterRetries(feed, jdbc, processing, DeadLetters.processingGroups(beans));
     }
 
+    /** Parked events ({@code deadLetters}), answered within the health time box. */
     @Bean
-    DeadLetterHealth deadLettersHealthIndicator(JdbcTemplate jdbc, ListableBeanFactory beans, MeterRegistry meters) {
-        return new DeadLetterHealth(jdbc, DeadLetters.processingGroups(beans), meters);
+    ReactiveHealthIndicator deadLettersHealthIndicator(JdbcTemplate jdbc, ListableBeanFactory beans, MeterRegistry meters,
+            ExecutorService healthChecks) {
+        return new TimeBoxedHealth(new DeadLetterHealth(jdbc, DeadLetters.processingGroups(beans), meters), HealthConfiguration.BOX,
+                healthChecks);
     }
 
     @Bean
@@ -289,10 +296,11 @@ public class AxonConfiguration {
         return new StoreHead(jdbc);
     }
 
+    /** Whether the processors make progress ({@code eventProcessors}, part of readiness), answered within the health time box. */
     @Bean
-    EventProcessorsHealth eventProcessorsHealthIndicator(EventProcessingConfiguration processing, ProcessorFailures failures,
-            StoreHead storeHead) {
-        return new EventProcessorsHealth(processing, failures, storeHead);
+    ReactiveHealthIndicator eventProcessorsHealthIndicator(EventProcessingConfiguration processing, ProcessorFailures failures,
+            StoreHead storeHead, ExecutorService healthChecks) {
+        return new TimeBoxedHealth(new EventProcessorsHealth(processing, failures, storeHead), HealthConfiguration.BOX, healthChecks);
     }
 
     @Bean

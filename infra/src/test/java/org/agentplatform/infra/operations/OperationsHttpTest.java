@@ -14,14 +14,16 @@ class OperationsHttpTest extends ApiTest {
                 .expectBody()
                 .jsonPath("$.status").isEqualTo("UP")
                 .jsonPath("$.components.db.status").isEqualTo("UP")
-                .jsonPath("$.components.r2dbc.status").isEqualTo("UP");
+                .jsonPath("$.components.db.details.database").isEqualTo("PostgreSQL");
     }
 
     @Test
     void readinessIncludesTheDatabase() {
         http.get().uri("/actuator/health/readiness").exchange()
                 .expectStatus().isOk()
-                .expectBody().jsonPath("$.status").isEqualTo("UP");
+                .expectBody().jsonPath("$.status").isEqualTo("UP")
+                .jsonPath("$.components.db.status").isEqualTo("UP")
+                .jsonPath("$.components.eventProcessors.status").isEqualTo("UP");
     }
 
     @Test

@@ -37,11 +37,19 @@ class ReadinessHttpTest extends ApiTest {
 
         JsonNode down = PlatformClient.await(this::readiness, ready -> "DOWN".equals(ready.get("status").asString()), "readiness DOWN");
         assertThat(down.at("/components/eventProcessors/details/" + TaskProjection.GROUP).asString()).contains("failing");
+        // a load balancer takes a node that is not ready out: DOWN is 503, on readiness and on the overall health
+        assertThat(status("/actuator/health/readiness")).isEqualTo(503);
+        assertThat(status("/actuator/health")).isEqualTo(503);
         assertThat(jdbc().queryForObject("SELECT count(*) FROM dead_letter_entry", Long.class)).as("nothing parked").isZero();
 
         removeTheCause();
         PlatformClient.await(this::readiness, ready -> "UP".equals(ready.get("status").asString()), "readiness UP again");
+        assertThat(status("/actuator/health/readiness")).isEqualTo(200);
         assertThat(owner.awaitTask(agent, task, "completed").get("context_id").asString()).isEqualTo(context);
+    }
+
+    private int status(String path) {
+        return http.get().uri(path).exchange().returnResult(String.class).getStatus().value();
     }
 
     private JsonNode readiness() {
