@@ -1,7 +1,5 @@
 package org.agentplatform.webhook;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -9,8 +7,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.agentplatform.kernel.AuditMetadata;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.webhook.DeliveryAttempt;
@@ -29,27 +25,27 @@ import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.commandhandling.GenericCommandMessage;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
+import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.DisallowReplay;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.SequenceNumber;
-import org.axonframework.eventhandling.Timestamp;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Attempts each pending delivery: a new one at once, a failed one when the saga says it is due, each webhook's in the
- * order they became due ({@link DueOrder}). Attempts
- * run off the processor's thread (at most five of one fire at a time), to the webhook's current target,
- * and their outcome is recorded as a command. A delivery whose webhook was removed gets no new attempt.
+ * Attempts each pending delivery: a new one once the webhook's delivery made before it has settled (succeeded, been
+ * dead-lettered or stopped: a webhook's deliveries are sent one after the other, so a receiver gets a task's transitions
+ * in order, also across crashes and nodes), a failed one when the saga says it is due. Attempts run off the processor's
+ * thread (at most five of one fire at a time), to the webhook's current target, and their outcome is recorded as a
+ * command. A delivery whose webhook was removed gets no new attempt. Every attempt is checked against the event store
+ * first, the sweep's too ({@link #attemptIfStillDue}): one whose outcome is already recorded is not made again.
  */
 @ProcessingGroup(DeliveryDispatcher.GROUP)
 public class DeliveryDispatcher {
 
     public static final String GROUP = "webhook-dispatch";
     static final int PARALLEL_PER_FIRE = 5;
-    /** How long past its due time a retry that has not arrived may hold the later attempts of its webhook. */
-    static final Duration ORDER_PATIENCE = Duration.ofSeconds(30);
     private static final Logger log = LoggerFactory.getLogger(DeliveryDispatcher.class);
 
     private final CommandGateway commands;
@@ -60,99 +56,118 @@ public class DeliveryDispatcher {
     private final FireLimiter limiter = new FireLimiter(PARALLEL_PER_FIRE);
     private final Set<DeliveryId> inFlight = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<WebhookId, CompletableFuture<Void>> queues = new ConcurrentHashMap<>();
-    private final Clock clock;
-    private final DueOrder<Pending> order;
-    /** When the next timed look at held attempts happens; null when none is scheduled. */
-    private final AtomicReference<Instant> check = new AtomicReference<>();
+    /** Deliveries this node holds until the delivery they wait for settles, by that delivery (a crash forgets them: the sweep finds them). */
+    private final ConcurrentHashMap<DeliveryId, Pending> waiting = new ConcurrentHashMap<>();
 
     public DeliveryDispatcher(CommandGateway commands, EventStore events, WebhookTargets targets, CallbackSender sender,
-            ExecutorService attempts, Clock clock) {
+            ExecutorService attempts) {
         this.commands = commands;
         this.events = events;
         this.targets = targets;
         this.sender = sender;
         this.attempts = attempts;
-        this.clock = clock;
-        this.order = new DueOrder<>(ORDER_PATIENCE, clock);
     }
 
     /**
      * What an attempt needs to know about its delivery.
      *
-     * @param dueAt the sequence number of the delivery's event that made this attempt due, or {@link #SWEPT}
+     * @param dueAt the sequence number of the delivery's event that made this attempt due
      */
     public record Pending(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, int attempt, String payload, String fixedSignature,
             String fire, long dueAt) {
-
-        /** An attempt the sweeper makes again: its delivery is known to wait for it. */
-        public static final long SWEPT = -1;
     }
 
     @EventHandler
     @DisallowReplay
-    void on(DeliveryCreated event, @Timestamp Instant at, @SequenceNumber long sequence) {
-        inOrder(order.due(event.webhookId(), event.deliveryId(), new Pending(event.deliveryId(), event.webhookId(), event.taskId(), 1,
-                event.payload(), event.fixedSignature(), event.fireId(), sequence), at));
+    void on(DeliveryCreated event, @SequenceNumber long sequence) {
+        Pending first = new Pending(event.deliveryId(), event.webhookId(), event.taskId(), 1, event.payload(), event.fixedSignature(),
+                event.fireId(), sequence);
+        if (event.after() == null) {
+            attempt(first);
+            return;
+        }
+        // held first, then looked up: a settlement handled meanwhile on this node releases it, one read earlier the store does
+        waiting.put(event.after(), first);
+        if (settled(event.after())) {
+            release(event.after());
+        }
     }
 
     @EventHandler
     @DisallowReplay
-    void on(DeliveryRetryDue event, @Timestamp Instant at, @SequenceNumber long sequence) {
-        inOrder(order.due(event.webhookId(), event.deliveryId(), new Pending(event.deliveryId(), event.webhookId(), event.taskId(),
-                event.attempt(), event.payload(), event.fixedSignature(), "retry:" + event.deliveryId(), sequence), at));
-    }
-
-    @EventHandler
-    @DisallowReplay
-    void on(DeliveryFailed event) {
-        order.failed(event.webhookId(), event.deliveryId(), event.nextAttemptAt());
+    void on(DeliveryRetryDue event, @SequenceNumber long sequence) {
+        attempt(new Pending(event.deliveryId(), event.webhookId(), event.taskId(), event.attempt(), event.payload(), event.fixedSignature(),
+                "retry:" + event.deliveryId(), sequence));
     }
 
     @EventHandler
     @DisallowReplay
     void on(DeliverySucceeded event) {
-        inOrder(order.settled(event.webhookId(), event.deliveryId()));
+        release(event.deliveryId());
     }
 
     @EventHandler
     @DisallowReplay
     void on(DeliveryDeadLettered event) {
-        inOrder(order.settled(event.webhookId(), event.deliveryId()));
+        release(event.deliveryId());
     }
 
     @EventHandler
     @DisallowReplay
     void on(DeliveryStopped event) {
-        inOrder(order.settled(event.webhookId(), event.deliveryId()));
+        release(event.deliveryId());
     }
 
-    /** Attempts what is due, in order; when some attempt waits for an earlier retry, looks again once its patience is spent. */
-    private void inOrder(List<Pending> due) {
-        due.forEach(this::attempt);
-        order.nextCheck().ifPresent(this::checkAt);
-    }
-
-    /** One timed look at a time: a later one is not scheduled while an earlier one is pending; each schedules the next. */
-    private void checkAt(Instant at) {
-        Instant pending = check.get();
-        if ((pending != null && !pending.isAfter(at)) || !check.compareAndSet(pending, at)) {
-            return;
+    /** The delivery settled: the one of its webhook that waited for it (if this node holds it) is attempted. */
+    private void release(DeliveryId settled) {
+        Pending next = waiting.remove(settled);
+        if (next != null) {
+            attempt(next);
         }
-        CompletableFuture.delayedExecutor(Math.max(0, Duration.between(clock.instant(), at).toMillis()) + 1, TimeUnit.MILLISECONDS, attempts)
-                .execute(() -> {
-                    check.compareAndSet(at, null);
-                    inOrder(order.overdue());
-                });
     }
 
     /**
-     * Attempts the delivery unless an attempt of it is already under way on this node (the sweeper calls this
-     * too). A webhook's attempts are made one after the other, in the order they became due, so a receiver
-     * that answers gets a task's transitions in order.
+     * The sweep's way in, making the dispatcher's own checks: attempts the delivery when the event store says it waits for
+     * an attempt (its last event made it due before {@code dueBefore}), the delivery it waits for, if any, has settled,
+     * and no attempt of it is under way on this node. Answers whether it was attempted.
      */
-    public void attempt(Pending delivery) {
+    public boolean attemptIfStillDue(DeliveryId delivery, Instant dueBefore) {
+        if (isInFlight(delivery)) {
+            return false;
+        }
+        List<? extends DomainEventMessage<?>> history = events.readEvents(delivery.toString()).asStream().toList();
+        if (history.isEmpty() || !history.getLast().getTimestamp().isBefore(dueBefore)) {
+            return false;
+        }
+        DomainEventMessage<?> last = history.getLast();
+        Pending due = switch (last.getPayload()) {
+            case DeliveryCreated created when created.after() == null || settled(created.after()) -> new Pending(created.deliveryId(),
+                    created.webhookId(), created.taskId(), 1, created.payload(), created.fixedSignature(), created.fireId(),
+                    last.getSequenceNumber());
+            case DeliveryRetryDue retry -> new Pending(retry.deliveryId(), retry.webhookId(), retry.taskId(), retry.attempt(), retry.payload(),
+                    retry.fixedSignature(), "retry:" + retry.deliveryId(), last.getSequenceNumber());
+            default -> null;
+        };
+        return due != null && attempt(due);
+    }
+
+    /** Whether the delivery has succeeded, been dead-lettered or been stopped, as the event store says (one the store lacks holds nothing up). */
+    private boolean settled(DeliveryId delivery) {
+        List<? extends DomainEventMessage<?>> history = events.readEvents(delivery.toString()).asStream().toList();
+        if (history.isEmpty()) {
+            return true;
+        }
+        Object last = history.getLast().getPayload();
+        return last instanceof DeliverySucceeded || last instanceof DeliveryDeadLettered || last instanceof DeliveryStopped;
+    }
+
+    /**
+     * Attempts the delivery unless an attempt of it is already under way on this node; answers whether it did. A
+     * webhook's attempts are made one after the other (a redelivery's beside its chain's), in the order they were asked.
+     */
+    public boolean attempt(Pending delivery) {
         if (!inFlight.add(delivery.deliveryId())) {
-            return;
+            return false;
         }
         queues.compute(delivery.webhookId(), (webhook, tail) -> {
             CompletableFuture<Void> previous = tail == null ? CompletableFuture.completedFuture(null) : tail;
@@ -160,6 +175,7 @@ public class DeliveryDispatcher {
             next.whenComplete((done, failure) -> queues.remove(webhook, next));
             return next;
         });
+        return true;
     }
 
     private void run(Pending delivery) {
@@ -193,9 +209,6 @@ public class DeliveryDispatcher {
      * Read from the event store, which no projection lags behind.
      */
     private boolean overtaken(Pending delivery) {
-        if (delivery.dueAt() == Pending.SWEPT) {
-            return false;
-        }
         return events.readEvents(delivery.deliveryId().toString(), delivery.dueAt() + 1).asStream()
                 .map(event -> event.getPayload())
                 .anyMatch(payload -> payload instanceof DeliveryFailed || payload instanceof DeliverySucceeded

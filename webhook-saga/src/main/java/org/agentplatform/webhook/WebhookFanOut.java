@@ -28,7 +28,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Every task status transition becomes one delivery per webhook registered at that moment, with the
- * {@code openapi} payload. Sequenced per task ({@link TaskSequencing}); its subscription table, the record of
+ * {@code openapi} payload, naming the webhook's delivery made before it (sent only once that one has settled, so a
+ * receiver gets a task's transitions in order). Sequenced per task ({@link TaskSequencing}); its subscription table, the record of
  * what was fanned out and the deliveries it creates commit in its processor's transaction, so a replay or
  * a restart never creates a delivery twice (the delivery id is also derived from event and webhook).
  * Most tasks have no webhook: which tasks of a processor batch have one is asked once for the batch,
@@ -79,22 +80,29 @@ public class WebhookFanOut {
         if (!watched(event.taskId().value())) {
             return;
         }
-        List<UUID> webhooks = jdbc.queryForList("SELECT webhook_id FROM webhook_subscription WHERE task_id = ? AND active ORDER BY url",
-                UUID.class, event.taskId().value());
+        List<Subscription> webhooks = jdbc.query("SELECT webhook_id, last_delivery_id FROM webhook_subscription WHERE task_id = ? AND active"
+                + " ORDER BY url", (row, index) -> new Subscription(row.getObject("webhook_id", UUID.class),
+                row.getObject("last_delivery_id", UUID.class)), event.taskId().value());
         if (webhooks.isEmpty()) {
             return;
         }
         String payload = payload(event, at);
-        for (UUID webhook : webhooks) {
+        for (Subscription webhook : webhooks) {
             int fresh = jdbc.update("INSERT INTO webhook_fanout (event_id, webhook_id) VALUES (?, ?) ON CONFLICT DO NOTHING", eventId,
-                    webhook);
+                    webhook.id());
             if (fresh == 1) {
-                WebhookId id = new WebhookId(webhook);
+                WebhookId id = new WebhookId(webhook.id());
+                DeliveryId delivery = DeliveryId.of(eventId, id);
                 // joins this processor's transaction: the delivery exists exactly when the fan-out record does
-                commands.sendAndWait(new CreateDelivery(DeliveryId.of(eventId, id), id, event.taskId(), event.task().ownerId(), payload,
-                        eventId));
+                commands.sendAndWait(new CreateDelivery(delivery, id, event.taskId(), event.task().ownerId(), payload, eventId,
+                        webhook.lastDelivery() == null ? null : new DeliveryId(webhook.lastDelivery())));
+                jdbc.update("UPDATE webhook_subscription SET last_delivery_id = ? WHERE webhook_id = ?", delivery.value(), webhook.id());
             }
         }
+    }
+
+    /** An active webhook of the task, and the delivery last made for it (the next one waits for it). */
+    private record Subscription(UUID id, UUID lastDelivery) {
     }
 
     /** Whether the task has an active webhook, from one query for the whole batch when the event is handled in one. */

@@ -37,7 +37,7 @@ class DeliverySagaTest {
     @BeforeEach
     void setUp() {
         fixture = new SagaTestFixture<>(DeliverySaga.class);
-        created = new DeliveryCreated(ID, WEBHOOK, TASK, OwnerId.random(), "{}", null, null, "event-1");
+        created = new DeliveryCreated(ID, WEBHOOK, TASK, OwnerId.random(), "{}", null, null, "event-1", null);
     }
 
     /** The fixture's time to the millisecond, as deadlines keep it. */

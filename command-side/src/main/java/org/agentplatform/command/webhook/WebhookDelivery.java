@@ -56,7 +56,7 @@ class WebhookDelivery {
     @CommandHandler
     WebhookDelivery(CreateDelivery command) {
         apply(new DeliveryCreated(command.deliveryId(), command.webhookId(), command.taskId(), command.ownerId(), command.payload(), null,
-                null, command.fireId()));
+                null, command.fireId(), command.after()));
     }
 
     /**
@@ -66,7 +66,7 @@ class WebhookDelivery {
      */
     private WebhookDelivery(DeliveryId newId, WebhookDelivery source) {
         apply(new DeliveryCreated(newId, source.webhookId, source.taskId, source.ownerId, source.payload, null, source.id,
-                "redeliver:" + newId));
+                "redeliver:" + newId, null));
     }
 
     @CommandHandler

@@ -37,7 +37,7 @@ class WebhookDeliveryTest {
     private static final String PAYLOAD = "{\"type\":\"task_status\"}";
     private static final Instant AT = Instant.parse("2026-11-21T10:00:00Z");
 
-    private final DeliveryCreated created = new DeliveryCreated(ID, WEBHOOK, TASK, OWNER, PAYLOAD, null, null, "event-1");
+    private final DeliveryCreated created = new DeliveryCreated(ID, WEBHOOK, TASK, OWNER, PAYLOAD, null, null, "event-1", null);
     private AggregateTestFixture<WebhookDelivery> fixture;
 
     @BeforeEach
@@ -57,8 +57,16 @@ class WebhookDeliveryTest {
     @Test
     void aCreatedDeliveryIsPending() {
         fixture.givenNoPriorActivity()
-                .when(new CreateDelivery(ID, WEBHOOK, TASK, OWNER, PAYLOAD, "event-1"))
+                .when(new CreateDelivery(ID, WEBHOOK, TASK, OWNER, PAYLOAD, "event-1", null))
                 .expectEvents(created);
+    }
+
+    @Test
+    void aLaterDeliveryOfTheWebhookNamesTheOneItWaitsFor() {
+        DeliveryId earlier = DeliveryId.random();
+        fixture.givenNoPriorActivity()
+                .when(new CreateDelivery(ID, WEBHOOK, TASK, OWNER, PAYLOAD, "event-2", earlier))
+                .expectEvents(new DeliveryCreated(ID, WEBHOOK, TASK, OWNER, PAYLOAD, null, null, "event-2", earlier));
     }
 
     @Test
@@ -118,7 +126,7 @@ class WebhookDeliveryTest {
         DeliveryId clone = DeliveryId.random();
         fixture.given(created, new DeliveryFailed(ID, WEBHOOK, TASK, failure(1), AT.plusSeconds(60)))
                 .when(new RedeliverDelivery(ID, clone))
-                .expectEvents(new DeliveryCreated(clone, WEBHOOK, TASK, OWNER, PAYLOAD, null, ID, "redeliver:" + clone))
+                .expectEvents(new DeliveryCreated(clone, WEBHOOK, TASK, OWNER, PAYLOAD, null, ID, "redeliver:" + clone, null))
                 .expectResultMessagePayload(clone);
     }
 
@@ -131,13 +139,13 @@ class WebhookDeliveryTest {
         DeliveryId clone = DeliveryId.random();
         fixture.given(created, new DeliveryDeadLettered(ID, WEBHOOK, TASK, failure(6)))
                 .when(new RedeliverDelivery(ID, clone))
-                .expectEvents(new DeliveryCreated(clone, WEBHOOK, TASK, OWNER, PAYLOAD, null, ID, "redeliver:" + clone));
+                .expectEvents(new DeliveryCreated(clone, WEBHOOK, TASK, OWNER, PAYLOAD, null, ID, "redeliver:" + clone, null));
     }
 
     @Test
     void aRedeliveryStoredWithAFixedSignatureRetriesWithIt() {
         DeliveryId clone = DeliveryId.random();
-        DeliveryCreated redelivery = new DeliveryCreated(clone, WEBHOOK, TASK, OWNER, PAYLOAD, "t=1,v1=1", ID, "redeliver:" + clone);
+        DeliveryCreated redelivery = new DeliveryCreated(clone, WEBHOOK, TASK, OWNER, PAYLOAD, "t=1,v1=1", ID, "redeliver:" + clone, null);
         DeliveryAttempt sent = new DeliveryAttempt(1, AT, false, 500, "HTTP 500", 5, "", "t=1,v1=1");
         fixture.given(redelivery, new DeliveryFailed(clone, WEBHOOK, TASK, sent, AT.plusSeconds(60)))
                 .when(new RetryDelivery(clone))

@@ -66,8 +66,8 @@ public class WebhooksConfiguration {
 
     @Bean
     DeliveryDispatcher deliveryDispatcher(CommandGateway commands, EventStore eventStore, WebhookTargets webhookTargets,
-            CallbackSender callbackSender, ExecutorService webhookAttempts, Clock clock) {
-        return new DeliveryDispatcher(commands, eventStore, webhookTargets, callbackSender, webhookAttempts, clock);
+            CallbackSender callbackSender, ExecutorService webhookAttempts) {
+        return new DeliveryDispatcher(commands, eventStore, webhookTargets, callbackSender, webhookAttempts);
     }
 
     @Bean
@@ -81,9 +81,12 @@ public class WebhooksConfiguration {
     }
 
     @Bean
-    PeriodicJob webhookSweeps(JdbcTemplate jdbc, DeliveryDispatcher deliveryDispatcher, CommandGateway commands, Clock clock,
-            PlatformProperties properties, BackgroundPriority background) {
-        WebhookSweeper sweeper = new WebhookSweeper(jdbc, deliveryDispatcher, commands, clock);
-        return new PeriodicJob("webhook-sweeper", properties.operations().sweepInterval(), sweeper::sweep, background);
+    WebhookSweeper webhookSweeper(JdbcTemplate jdbc, DeliveryDispatcher deliveryDispatcher, CommandGateway commands, Clock clock) {
+        return new WebhookSweeper(jdbc, deliveryDispatcher, commands, clock);
+    }
+
+    @Bean
+    PeriodicJob webhookSweeps(WebhookSweeper webhookSweeper, PlatformProperties properties, BackgroundPriority background) {
+        return new PeriodicJob("webhook-sweeper", properties.operations().sweepInterval(), webhookSweeper::sweep, background);
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -29,6 +30,7 @@ public final class WebhookReceiver implements AutoCloseable {
     private final HttpServer server;
     private final Map<String, List<Callback>> received = new ConcurrentHashMap<>();
     private final Map<String, Integer> answers = new ConcurrentHashMap<>();
+    private final Map<String, CountDownLatch> held = new ConcurrentHashMap<>();
 
     /** One callback as it arrived. */
     public record Callback(Map<String, String> headers, byte[] body, Instant at, int answered) {
@@ -65,6 +67,14 @@ public final class WebhookReceiver implements AutoCloseable {
             String path = exchange.getRequestURI().getPath();
             int status = answers.getOrDefault(path, 200);
             received.computeIfAbsent(path, key -> new CopyOnWriteArrayList<>()).add(new Callback(headers, body, Instant.now(), status));
+            CountDownLatch gate = held.get(path);
+            if (gate != null) {
+                try {
+                    gate.await();
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             if (status >= 300 && status < 400) {
                 exchange.getResponseHeaders().set("Location", url("/redirected"));
             }
@@ -87,6 +97,19 @@ public final class WebhookReceiver implements AutoCloseable {
 
     public void answer(String path, int status) {
         answers.put(path, status);
+    }
+
+    /** Requests to {@code path} are recorded as they arrive but answered only after {@link #release}. */
+    public void hold(String path) {
+        held.put(path, new CountDownLatch(1));
+    }
+
+    /** Answers the held requests to {@code path}, and those that come later at once. */
+    public void release(String path) {
+        CountDownLatch gate = held.remove(path);
+        if (gate != null) {
+            gate.countDown();
+        }
     }
 
     /** How many requests arrived, on any path. */

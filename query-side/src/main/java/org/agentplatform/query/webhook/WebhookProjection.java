@@ -61,11 +61,12 @@ public class WebhookProjection {
     @EventHandler
     void on(DeliveryCreated event, @SequenceNumber long sequence, @Timestamp Instant at) {
         jdbc.update("INSERT INTO delivery_view (id, webhook_id, task_id, owner_id, renderer, status, attempt_num, last_response_status,"
-                        + " last_error, redelivery_of, payload, fixed_signature, version, created_at, updated_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, 0, 0, '', ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                        + " last_error, redelivery_of, after_id, payload, fixed_signature, version, created_at, updated_at)"
+                        + " VALUES (?, ?, ?, ?, ?, ?, 0, 0, '', ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.deliveryId().value(), event.webhookId().value(), event.taskId().value(), event.ownerId().value(), RENDERER,
-                event.status().wireName(), event.redeliveryOf() == null ? null : event.redeliveryOf().value(), event.payload(),
-                event.fixedSignature(), sequence, SqlTime.of(at), SqlTime.of(at));
+                event.status().wireName(), event.redeliveryOf() == null ? null : event.redeliveryOf().value(),
+                event.after() == null ? null : event.after().value(), event.payload(), event.fixedSignature(), sequence, SqlTime.of(at),
+                SqlTime.of(at));
         ReadModelWaits.changed(jdbc, event.deliveryId());
     }
 

@@ -11,13 +11,15 @@ public sealed interface DeliveryCommand {
      * A callback to deliver: {@code payload} is the exact body; {@code fireId} groups the deliveries of one
      * task status transition (at most five of them are attempted at a time).
      */
+    /** {@code after}: the webhook's delivery made before this one (null for its first), which must settle before this is sent. */
     record CreateDelivery(
             @TargetAggregateIdentifier DeliveryId deliveryId,
             WebhookId webhookId,
             TaskId taskId,
             OwnerId ownerId,
             String payload,
-            String fireId) implements DeliveryCommand {
+            String fireId,
+            DeliveryId after) implements DeliveryCommand {
     }
 
     /** How attempt {@code attempt.number()} went; only the attempt the delivery waits for is taken. */

@@ -18,6 +18,9 @@ public sealed interface DeliveryEvent {
     /**
      * A new pending delivery (attempt_num 0), signed at each attempt. A redelivery names its source.
      * {@code fixedSignature}: null; redeliveries stored before they were signed afresh carry the header they re-send.
+     * {@code after}: the webhook's delivery made just before this one, which must have succeeded, been dead-lettered or
+     * stopped before this one is sent (a task's transitions reach a receiver in order); null for a webhook's first, for a
+     * redelivery (sent when asked), and in deliveries stored before the rule.
      */
     record DeliveryCreated(
             DeliveryId deliveryId,
@@ -27,7 +30,8 @@ public sealed interface DeliveryEvent {
             String payload,
             String fixedSignature,
             DeliveryId redeliveryOf,
-            String fireId) implements DeliveryEvent {
+            String fireId,
+            DeliveryId after) implements DeliveryEvent {
 
         @Override
         public DeliveryStatus status() {
