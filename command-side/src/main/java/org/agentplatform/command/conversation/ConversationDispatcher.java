@@ -9,7 +9,9 @@ import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.conversation.ConversationCommand.EndTurn;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnCanceled;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnStarted;
+import org.agentplatform.kernel.conversation.ConversationRef;
 import org.agentplatform.kernel.task.TaskFailure;
+import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TaskStatus;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
@@ -41,10 +43,18 @@ public class ConversationDispatcher {
     @EventHandler
     void on(TurnStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
         runtime.awaitRoom();
-        executor.execute(() -> RuntimeHandOff.handOff(commands, runtime, event.conversation().instanceId(),
-                epoch -> AgentTurn.of(event.conversation(), event.turn(), epoch, globalIndex, event.message()),
-                reason -> ProcessCommands.send(commands, new EndTurn(event.conversationId(), event.turn(), TaskStatus.FAILED, null,
-                        new TaskFailure(AGENT_OFFLINE, reason)))));
+        executor.execute(() -> handOff(event.conversation(), event.turn(), globalIndex, event.message()));
+    }
+
+    /**
+     * Hands turn {@code turn} (started by the event at {@code globalIndex}) to the runtime at the epoch its instance serves
+     * at now, or fails it {@code agent_offline}: a turn just started, and one whose hand-off a crash lost.
+     */
+    public void handOff(ConversationRef conversation, int turn, long globalIndex, TaskMessage message) {
+        RuntimeHandOff.handOff(commands, runtime, conversation.instanceId(),
+                epoch -> AgentTurn.of(conversation, turn, epoch, globalIndex, message),
+                reason -> ProcessCommands.send(commands, new EndTurn(conversation.conversationId(), turn, TaskStatus.FAILED, null,
+                        new TaskFailure(AGENT_OFFLINE, reason))));
     }
 
     @EventHandler

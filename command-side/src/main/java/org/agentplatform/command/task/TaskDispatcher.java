@@ -18,6 +18,8 @@ import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
 import org.agentplatform.kernel.task.TaskEvent.TaskTimedOut;
 import org.agentplatform.kernel.task.TaskFailure;
 import org.agentplatform.kernel.task.TaskId;
+import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TaskRef;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
@@ -72,9 +74,16 @@ public class TaskDispatcher {
     @EventHandler
     void on(TaskContinued event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
         runtime.awaitRoom();
-        executor.execute(() -> RuntimeHandOff.handOff(commands, runtime, event.task().instanceId(),
-                epoch -> AgentTurn.of(event.task(), event.turn(), epoch, globalIndex, event.message()),
-                reason -> offline(event.taskId(), event.turn(), reason)));
+        executor.execute(() -> handOff(event.task(), event.turn(), globalIndex, event.message()));
+    }
+
+    /**
+     * Hands turn {@code turn} (started by the event at {@code globalIndex}) to the runtime at the epoch its instance serves
+     * at now, or fails it {@code agent_offline}: a continued turn, and a started one whose hand-off a crash lost.
+     */
+    public void handOff(TaskRef task, int turn, long globalIndex, TaskMessage message) {
+        RuntimeHandOff.handOff(commands, runtime, task.instanceId(), epoch -> AgentTurn.of(task, turn, epoch, globalIndex, message),
+                reason -> offline(task.taskId(), turn, reason));
     }
 
     @EventHandler

@@ -1,5 +1,7 @@
 package org.agentplatform.command.turn;
 
+import java.util.Collection;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -30,4 +32,16 @@ public interface AgentRuntime {
      * stop may reach the runtime after the next turn started there).
      */
     void stopTurn(UUID channel, int turn);
+
+    /**
+     * Of these started turns, those the runtime has no record of: their hand-off was lost (a crash between the dispatcher's
+     * checkpoint and the hand-off), so they are handed to it again. A runtime that keeps no record knows them all.
+     */
+    default Set<TurnStart> unknown(Collection<TurnStart> turns) {
+        return Set.of();
+    }
+
+    /** Takes over the runtime's own turns whose worker went silent, and reports outcomes recorded but not taken (the sweep calls this). */
+    default void recoverTurns() {
+    }
 }

@@ -8,10 +8,12 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Queue;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -31,6 +33,7 @@ import org.agentplatform.command.turn.TurnOutcome.Rejected;
 import org.agentplatform.command.turn.TurnOutcome.Replied;
 import org.agentplatform.command.turn.TurnOutcome.Unavailable;
 import org.agentplatform.command.turn.TurnReports;
+import org.agentplatform.command.turn.TurnStart;
 import org.agentplatform.infra.model.ModelBackends;
 import org.agentplatform.infra.model.ModelBackends.ChatMessage;
 import org.agentplatform.kernel.agent.AgentId;
@@ -179,6 +182,18 @@ final class LocalAgentTurns {
         } finally {
             waitingForRoom.decrementAndGet();
         }
+    }
+
+    /** Of these started turns, those this runtime has no record of (by channel and the window of the event that started them). */
+    Set<TurnStart> unknown(Collection<TurnStart> started) {
+        if (started.isEmpty()) {
+            return Set.of();
+        }
+        List<TurnStart> asked = List.copyOf(started);
+        return Set.copyOf(jdbc.query("SELECT s.channel_id, s.log_window FROM unnest(?::uuid[], ?::bigint[]) AS s(channel_id, log_window)"
+                        + " WHERE NOT EXISTS (SELECT 1 FROM local_turn l WHERE l.channel_id = s.channel_id AND l.log_window = s.log_window)",
+                (row, index) -> new TurnStart(row.getObject("channel_id", UUID.class), row.getLong("log_window")),
+                asked.stream().map(TurnStart::channel).toArray(UUID[]::new), asked.stream().map(TurnStart::logWindow).toArray(Long[]::new)));
     }
 
     /** Stops the channel's running turn: {@code turn} only, or whichever runs when it is empty. */

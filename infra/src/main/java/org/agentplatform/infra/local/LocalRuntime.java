@@ -6,10 +6,12 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -30,6 +32,7 @@ import org.agentplatform.command.operation.RuntimeOutcome.Refused;
 import org.agentplatform.command.turn.AgentRuntime;
 import org.agentplatform.command.turn.AgentTurn;
 import org.agentplatform.command.turn.TurnReports;
+import org.agentplatform.command.turn.TurnStart;
 import org.agentplatform.infra.catalog.LocalProvider;
 import org.agentplatform.infra.model.ModelBackends;
 import org.agentplatform.infra.model.ModelCatalog;
@@ -317,6 +320,11 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     /** Keeps this node's turns alive, takes over silent nodes' turns, reports unreported outcomes (called by the sweeper). */
     public void recoverTurns() {
         turns.recover();
+    }
+
+    @Override
+    public Set<TurnStart> unknown(Collection<TurnStart> started) {
+        return turns.unknown(started);
     }
 
     // ---- faults -------------------------------------------------------------------------------

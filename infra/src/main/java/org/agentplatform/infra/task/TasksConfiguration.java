@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.concurrent.ExecutorService;
 import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
+import org.agentplatform.command.turn.AgentRuntime;
 import org.agentplatform.command.turn.TurnReports;
 import org.agentplatform.infra.BackgroundPriority;
 import org.agentplatform.infra.PeriodicJob;
@@ -24,6 +25,7 @@ import org.agentplatform.query.channel.ChannelChunks;
 import org.agentplatform.query.task.TaskProjection;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -95,9 +97,12 @@ public class TasksConfiguration {
     }
 
     @Bean
-    PeriodicJob taskSweeps(JdbcTemplate jdbc, TaskDispatcher taskDispatcher, LocalRuntime localRuntime, ChannelChunks channelChunks,
-            Clock clock, PlatformProperties properties, BackgroundPriority background) {
-        TaskSweeper sweeper = new TaskSweeper(jdbc, taskDispatcher, localRuntime, channelChunks, clock, properties.tasks().chunkRetention());
+    PeriodicJob taskSweeps(JdbcTemplate jdbc, EventStore eventStore, TaskDispatcher taskDispatcher,
+            ConversationDispatcher conversationDispatcher, AgentRuntime agentRuntime, ChannelChunks channelChunks, Clock clock,
+            PlatformProperties properties, BackgroundPriority background) {
+        StartedTurns startedTurns = new StartedTurns(jdbc, eventStore, agentRuntime, taskDispatcher, conversationDispatcher, clock);
+        TaskSweeper sweeper = new TaskSweeper(jdbc, taskDispatcher, startedTurns, agentRuntime, channelChunks, clock,
+                properties.tasks().chunkRetention());
         return new PeriodicJob("task-sweeper", properties.operations().sweepInterval(), sweeper::sweep, background);
     }
 }
