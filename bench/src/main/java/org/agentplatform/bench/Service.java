@@ -187,6 +187,15 @@ final class Service implements AutoCloseable {
         throw new IllegalStateException("The service did not become healthy within " + patience);
     }
 
+    /** SIGKILL: the JVM dies at once, releasing nothing (its PostgreSQL ends with it). */
+    void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
+    Path dataDir() {
+        return dataDir;
+    }
+
     /** Stops it as Ctrl-C does (SIGTERM) and waits for it to finish. */
     @Override
     public void close() throws InterruptedException {
