@@ -1,15 +1,14 @@
 package org.agentplatform.infra.axon;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-
-import io.micrometer.core.instrument.MeterRegistry;
 import org.agentplatform.infra.BackgroundPriority;
+import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.infra.health.HealthConfiguration;
 import org.agentplatform.infra.health.TimeBoxedHealth;
-import org.agentplatform.infra.PlatformProperties;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.axonframework.common.AxonThreadFactory;
 import org.axonframework.common.jdbc.ConnectionProvider;
@@ -38,13 +37,13 @@ import org.axonframework.modelling.saga.repository.jdbc.PostgresSagaSqlSchema;
 import org.axonframework.modelling.saga.repository.jdbc.SagaSchema;
 import org.axonframework.serialization.Serializer;
 import org.axonframework.spring.messaging.unitofwork.SpringTransactionManager;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 import reactor.core.Disposable;
