@@ -9,6 +9,8 @@ import org.agentplatform.infra.cli.DeadLettersCommand;
 import org.agentplatform.infra.cli.Help;
 import org.agentplatform.infra.cli.ProjectionsCommand;
 import org.agentplatform.infra.cli.UsersCommand;
+import org.agentplatform.infra.platform.BackgroundPriority;
+import org.agentplatform.infra.platform.PlatformProperties;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

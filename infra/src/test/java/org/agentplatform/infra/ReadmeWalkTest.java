@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.agentplatform.infra.identity.FirstStart;
+import org.agentplatform.infra.adapter.identity.FirstStart;
 import org.agentplatform.infra.support.StandaloneService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -38,8 +38,8 @@ class SupervisedDatabaseTest {
     @Test
     void healthAnswersInTimeWhileTheDatabaseIsFrozenAndTheServiceRestartsAKilledOne() throws Exception {
         Path dataDir = home.resolve("node");
-        try (ServiceProcess service = ServiceProcess.start("supervised", dataDir, "--agent-platform.embedded-postgres.durable=false",
-                "--agent-platform.control.real-x=false")) {
+        // durable, as the service runs by default: what was accepted before the database is killed is still there after
+        try (ServiceProcess service = ServiceProcess.start("supervised", dataDir, "--agent-platform.control.real-x=false")) {
             HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
             PlatformClient owner = service.client(service.firstKey());
             String agent = owner.createAgent(owner.runningInstance("linux"), "steady");

@@ -1,6 +1,7 @@
 package org.agentplatform.webhook;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import org.agentplatform.kernel.error.CommandRefused;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RetryDelivery;
 import org.agentplatform.kernel.webhook.DeliveryCommand.StopDelivery;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
@@ -10,7 +11,6 @@ import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryStopped;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliverySucceeded;
 import org.agentplatform.kernel.webhook.DeliveryId;
 import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRemoved;
-import org.agentplatform.kernel.error.CommandRefused;
 import org.axonframework.commandhandling.CommandExecutionException;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.deadline.DeadlineManager;

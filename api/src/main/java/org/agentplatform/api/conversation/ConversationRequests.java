@@ -2,8 +2,8 @@ package org.agentplatform.api.conversation;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
-import org.agentplatform.api.task.TaskRequests;
 import org.agentplatform.api.task.TaskRequests.AttachmentRequest;
+import org.agentplatform.api.task.TaskRequests;
 import org.agentplatform.api.validation.Validate;
 
 /** The bodies of the conversation endpoints and their checks (the message rules are the tasks'). */

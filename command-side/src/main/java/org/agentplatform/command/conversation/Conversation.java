@@ -13,13 +13,13 @@ import org.agentplatform.kernel.conversation.ConversationCommand.CloseConversati
 import org.agentplatform.kernel.conversation.ConversationCommand.EndTurn;
 import org.agentplatform.kernel.conversation.ConversationCommand.OpenConversation;
 import org.agentplatform.kernel.conversation.ConversationCommand.PostMessage;
-import org.agentplatform.kernel.conversation.ConversationEvent;
 import org.agentplatform.kernel.conversation.ConversationEvent.ConversationClosed;
 import org.agentplatform.kernel.conversation.ConversationEvent.ConversationOpened;
 import org.agentplatform.kernel.conversation.ConversationEvent.MessagePosted;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnCanceled;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnEnded;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnStarted;
+import org.agentplatform.kernel.conversation.ConversationEvent;
 import org.agentplatform.kernel.conversation.ConversationRef;
 import org.agentplatform.kernel.error.CommandRefused;
 import org.agentplatform.kernel.identity.OwnerId;

@@ -4,7 +4,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import org.agentplatform.command.ProcessCommands;
-import org.axonframework.messaging.MetaData;
 import org.agentplatform.kernel.instance.InstanceCommand.CompleteInstanceDeployment;
 import org.agentplatform.kernel.instance.InstanceCommand.CompleteInstanceRestart;
 import org.agentplatform.kernel.instance.InstanceCommand.FailInstance;
@@ -17,6 +16,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
+import org.axonframework.messaging.MetaData;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

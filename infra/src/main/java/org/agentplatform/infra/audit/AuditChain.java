@@ -2,8 +2,8 @@ package org.agentplatform.infra.audit;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
-import java.util.Arrays;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,6 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import org.agentplatform.infra.eventstore.NeverParked;
+import org.agentplatform.infra.replay.StoredEvent;
 import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.control.ControlActionPerformed;
 import org.agentplatform.kernel.conversation.ConversationEvent.ConversationOpened;
@@ -36,6 +38,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * a parked event would no longer be a chain, so a failing batch is retried, and health shows it.
  */
 @ProcessingGroup(AuditChain.GROUP)
+@NeverParked
 public class AuditChain {
 
     public static final String GROUP = "audit-chain";

@@ -8,7 +8,7 @@ import java.time.Instant;
 import java.util.Date;
 import java.util.HexFormat;
 import java.util.List;
-import org.agentplatform.infra.identity.PlatformSigner;
+import org.agentplatform.infra.adapter.identity.PlatformSigner;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**

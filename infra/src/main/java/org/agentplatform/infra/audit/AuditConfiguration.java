@@ -1,19 +1,21 @@
 package org.agentplatform.infra.audit;
 
 import java.time.Clock;
-import org.agentplatform.infra.BackgroundPriority;
-import org.agentplatform.infra.PeriodicJob;
-import org.agentplatform.infra.PlatformProperties;
-import org.agentplatform.infra.identity.PlatformSigner;
+import org.agentplatform.infra.adapter.identity.PlatformSigner;
+import org.agentplatform.infra.platform.BackgroundPriority;
+import org.agentplatform.infra.platform.PeriodicJob;
+import org.agentplatform.infra.platform.PlatformProperties;
+import org.agentplatform.infra.replay.JdbcStoredEvents;
+import org.agentplatform.infra.replay.ReadModels;
 import org.agentplatform.query.audit.AuditTrail;
 import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.instance.InstanceProjection;
 import org.agentplatform.query.operation.OperationViewProjection;
 import org.agentplatform.query.task.TaskProjection;
 import org.agentplatform.query.webhook.WebhookProjection;
+import org.axonframework.config.ConfigurerModule;
 import org.axonframework.serialization.Serializer;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.axonframework.config.ConfigurerModule;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.agentplatform.infra.axon.DeadLetters;
+import org.agentplatform.infra.eventstore.DeadLetters;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**

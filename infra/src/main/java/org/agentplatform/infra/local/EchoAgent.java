@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.agentplatform.command.turn.TurnOutcome;
-import org.agentplatform.infra.model.ModelBackends.ChatMessage;
+import org.agentplatform.infra.adapter.model.ModelBackends.ChatMessage;
 import org.agentplatform.kernel.task.Attachment;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.query.channel.ChannelChunks;

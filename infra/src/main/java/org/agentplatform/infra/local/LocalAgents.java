@@ -7,9 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.agentplatform.infra.model.ModelCatalog;
-import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.command.operation.RuntimeCall;
+import org.agentplatform.infra.adapter.model.ModelCatalog;
+import org.agentplatform.kernel.agent.AgentId;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.agentplatform.command.operation.RuntimeCall;
-import org.agentplatform.infra.model.ModelCatalog;
+import org.agentplatform.infra.adapter.model.ModelCatalog;
 
 /** {@code models/list}: the models the runtime's agents can run, the agent's own marked as default. */
 final class LocalModels {

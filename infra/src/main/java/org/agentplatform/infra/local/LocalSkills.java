@@ -18,8 +18,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.agentplatform.command.operation.RuntimeCall;
-import org.agentplatform.command.operation.RuntimeOutcome;
 import org.agentplatform.command.operation.RuntimeOutcome.HarnessOperation;
+import org.agentplatform.command.operation.RuntimeOutcome;
+import org.agentplatform.infra.adapter.file.SkillArchives;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**

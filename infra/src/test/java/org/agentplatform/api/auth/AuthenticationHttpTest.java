@@ -9,7 +9,7 @@ import java.time.Instant;
 import java.util.Date;
 import java.util.Map;
 import java.util.UUID;
-import org.agentplatform.infra.PlatformProperties;
+import org.agentplatform.infra.platform.PlatformProperties;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.ExternalIdentityProvider;
 import org.agentplatform.infra.support.Jwts;

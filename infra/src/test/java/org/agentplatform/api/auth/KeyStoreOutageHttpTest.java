@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
-import org.agentplatform.infra.identity.FirstStart;
+import org.agentplatform.infra.adapter.identity.FirstStart;
 import org.agentplatform.infra.support.PlatformTest;
 import org.agentplatform.infra.support.TestPostgres;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
-import org.agentplatform.infra.control.PostgresControlBudget;
+import org.agentplatform.infra.adapter.control.PostgresControlBudget;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.junit.jupiter.api.BeforeEach;

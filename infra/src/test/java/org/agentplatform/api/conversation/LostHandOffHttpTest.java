@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.agentplatform.command.conversation.ConversationDispatcher;
-import org.agentplatform.infra.axon.StoredTokens;
+import org.agentplatform.infra.eventstore.StoredTokens;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.PlatformClient;
 import org.junit.jupiter.api.AfterEach;

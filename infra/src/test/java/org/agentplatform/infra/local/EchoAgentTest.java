@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.agentplatform.command.turn.TurnOutcome;
-import org.agentplatform.infra.model.ModelBackends.ChatMessage;
+import org.agentplatform.infra.adapter.model.ModelBackends.ChatMessage;
 import org.agentplatform.kernel.task.Attachment;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.UUID;
-import org.agentplatform.infra.catalog.LocalProvider;
+import org.agentplatform.infra.local.LocalProvider;
 import org.agentplatform.infra.support.PlatformTest;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;

@@ -16,7 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.agentplatform.infra.AgentPlatformApplication;
-import org.agentplatform.infra.identity.FirstStart;
+import org.agentplatform.infra.adapter.identity.FirstStart;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**

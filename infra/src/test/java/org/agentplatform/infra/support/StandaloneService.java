@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.agentplatform.infra.AgentPlatformApplication;
-import org.agentplatform.infra.identity.FirstStart;
+import org.agentplatform.infra.adapter.identity.FirstStart;
 import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.reactive.server.WebTestClient;

@@ -2,13 +2,13 @@ package org.agentplatform.query.webhook;
 
 import java.time.Instant;
 import org.agentplatform.kernel.webhook.DeliveryAttempt;
-import org.agentplatform.kernel.webhook.DeliveryEvent;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryDeadLettered;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryFailed;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryRetryDue;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryStopped;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliverySucceeded;
+import org.agentplatform.kernel.webhook.DeliveryEvent;
 import org.agentplatform.kernel.webhook.WebhookEvent.WebhookCredentialsChanged;
 import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRegistered;
 import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRemoved;

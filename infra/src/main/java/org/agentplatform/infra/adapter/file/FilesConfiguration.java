@@ -1,0 +1,26 @@
+package org.agentplatform.infra.adapter.file;
+
+import java.time.Clock;
+import javax.crypto.SecretKey;
+import org.agentplatform.infra.platform.PlatformProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/** Files: the object store ({@code local} by default, or S3-compatible) behind the presigned URLs. */
+@Configuration(proxyBeanMethods = false)
+public class FilesConfiguration {
+
+    @Bean
+    ObjectStore objectStore(PlatformProperties properties, SecretKey vaultKey, Clock clock) {
+        PlatformProperties.Files files = properties.files();
+        return files.isS3()
+                ? new S3ObjectStore(files.s3(), clock)
+                : new LocalObjectStore(properties.dataDir().resolve("objects"), new UrlSigner(vaultKey));
+    }
+
+    @Bean
+    PlatformFiles platformFiles(JdbcTemplate jdbc, ObjectStore objectStore, PlatformProperties properties, Clock clock) {
+        return new PlatformFiles(jdbc, objectStore, properties.files(), clock);
+    }
+}

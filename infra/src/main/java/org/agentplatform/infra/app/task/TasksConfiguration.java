@@ -1,0 +1,91 @@
+package org.agentplatform.infra.app.task;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.concurrent.ExecutorService;
+import org.agentplatform.command.conversation.ConversationDispatcher;
+import org.agentplatform.command.task.TaskDispatcher;
+import org.agentplatform.command.turn.AgentRuntime;
+import org.agentplatform.command.turn.TurnReports;
+import org.agentplatform.infra.database.RuntimeDatabase;
+import org.agentplatform.infra.platform.BackgroundPriority;
+import org.agentplatform.infra.platform.PeriodicJob;
+import org.agentplatform.infra.platform.PlatformProperties;
+import org.agentplatform.infra.replay.JdbcStoredEvents;
+import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.RecentEvents;
+import org.agentplatform.query.WriteBatching;
+import org.agentplatform.query.audit.PointInTime;
+import org.agentplatform.query.channel.ChannelChunks;
+import org.agentplatform.query.task.FreshTasks;
+import org.agentplatform.query.task.R2dbcTaskReads;
+import org.agentplatform.query.task.TaskProjection;
+import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventsourcing.eventstore.EventStore;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.r2dbc.core.DatabaseClient;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Tasks: their dispatch to the agents' runtimes (through the runtime's port), projection and reads; and what the turns of
+ * tasks and conversations share: the reports of their outcomes, the chunk writer runtimes stream through, and the
+ * sweep that recovers lost steps of both.
+ */
+@Configuration(proxyBeanMethods = false)
+public class TasksConfiguration {
+
+    @Bean
+    TurnReports turnReports(CommandGateway commands) {
+        return new TurnReports(commands);
+    }
+
+    @Bean
+    ChannelChunks channelChunks(RuntimeDatabase database, Clock clock) {
+        return new ChannelChunks(database.jdbc(), database.transactions(), clock);
+    }
+
+    @Bean
+    TaskDispatcher taskDispatcher(CommandGateway commands, AgentRuntime agentRuntime, JdbcTemplate jdbc, ExecutorService processExecutor) {
+        return new TaskDispatcher(commands, agentRuntime, new JdbcQueuedTasks(jdbc), processExecutor);
+    }
+
+    @Bean
+    TaskProjection taskProjection(JdbcTemplate jdbc, WriteBatching batching) {
+        return new TaskProjection(jdbc, batching);
+    }
+
+    /** Reads of tasks; one the read model does not show yet is folded from its stored events by the task projection itself. */
+    @Bean
+    R2dbcTaskReads taskReads(DatabaseClient database, ReadModelWaits waits, PointInTime pointInTime) {
+        return new R2dbcTaskReads(database, waits, task -> pointInTime.task(task, Instant.MAX).map(PointInTime.TaskAt::task));
+    }
+
+    /**
+     * Tasks just created, from the events the node's reader holds before the task projection commits them, or from the
+     * store when the reader has moved past them.
+     */
+    @Bean
+    FreshTasks freshTasks(RecentEvents recentEvents, JdbcStoredEvents storedEvents) {
+        RecentEvents store = (aggregate, wait) -> Mono.fromCallable(() -> storedEvents.ofAggregate(aggregate, Instant.MAX).stream()
+                        .map(event -> new RecentEvents.RecentEvent(event.getPayload(), ((DomainEventMessage<?>) event).getSequenceNumber(),
+                                event.trackingToken().position().orElseThrow(), event.getTimestamp()))
+                        .toList())
+                .subscribeOn(Schedulers.boundedElastic())
+                .filter(events -> !events.isEmpty());
+        return new FreshTasks(recentEvents, store);
+    }
+
+    @Bean
+    PeriodicJob taskSweeps(JdbcTemplate jdbc, EventStore eventStore, TaskDispatcher taskDispatcher,
+            ConversationDispatcher conversationDispatcher, AgentRuntime agentRuntime, ChannelChunks channelChunks, Clock clock,
+            PlatformProperties properties, BackgroundPriority background) {
+        StartedTurns startedTurns = new StartedTurns(jdbc, eventStore, agentRuntime, taskDispatcher, conversationDispatcher, clock);
+        TaskSweeper sweeper = new TaskSweeper(jdbc, taskDispatcher, startedTurns, agentRuntime, channelChunks, clock,
+                properties.tasks().chunkRetention());
+        return new PeriodicJob("task-sweeper", properties.operations().sweepInterval(), sweeper::sweep, background);
+    }
+}

@@ -1,0 +1,88 @@
+package org.agentplatform.infra.observability;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
+import org.agentplatform.infra.eventstore.DeadLetters;
+import org.agentplatform.infra.eventstore.ProcessorFailures;
+import org.agentplatform.infra.eventstore.StoreHead;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventTrackerStatus;
+import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+
+/**
+ * Whether the event processors make progress (part of readiness): DOWN when one is not running, keeps failing
+ * (its batches fail and are retried: the database under it is in trouble, see {@link DeadLetters}), or
+ * has not moved for {@link #STALLED} while events wait for it. It comes back by itself once they move again.
+ * A processor whose segments all run on other nodes is not judged here.
+ */
+public final class EventProcessorsHealth implements HealthIndicator {
+
+    static final Duration STALLED = Duration.ofSeconds(60);
+
+    private record Progress(long position, long sinceNanos) {
+    }
+
+    private final EventProcessingConfiguration processing;
+    private final ProcessorFailures failures;
+    private final StoreHead store;
+    private final Map<String, Progress> progress = new ConcurrentHashMap<>();
+
+    public EventProcessorsHealth(EventProcessingConfiguration processing, ProcessorFailures failures, StoreHead store) {
+        this.processing = processing;
+        this.failures = failures;
+        this.store = store;
+    }
+
+    @Override
+    public Health health() {
+        long head = store.head();
+        long now = System.nanoTime();
+        Map<String, String> problems = new LinkedHashMap<>();
+        processing.eventProcessors().forEach((name, processor) -> {
+            if (!(processor instanceof StreamingEventProcessor streaming)) {
+                return;
+            }
+            String problem = problem(name, streaming, head, now);
+            if (problem != null) {
+                problems.put(name, problem);
+            }
+        });
+        return problems.isEmpty() ? Health.up().build() : Health.down().withDetails(problems).build();
+    }
+
+    /** Why the processor cannot make progress now, or null. */
+    private String problem(String name, StreamingEventProcessor processor, long head, long now) {
+        if (!processor.isRunning()) {
+            return "not running";
+        }
+        if (processor.isError()) {
+            return "failing: its batches keep failing and are retried with back-off";
+        }
+        String failing = failures.failing(name);
+        if (failing != null) {
+            return failing;
+        }
+        for (EventTrackerStatus status : processor.processingStatus().values()) {
+            if (status.isErrorState()) {
+                return "failing: " + status.getError();
+            }
+        }
+        OptionalLong slowest = StoreHead.slowest(processor);
+        if (slowest.isEmpty() || slowest.getAsLong() >= head) {
+            progress.remove(name);
+            return null;
+        }
+        Progress seen = progress.get(name);
+        if (seen == null || seen.position() != slowest.getAsLong()) {
+            progress.put(name, new Progress(slowest.getAsLong(), now));
+            return null;
+        }
+        long idle = Duration.ofNanos(now - seen.sinceNanos()).toSeconds();
+        return idle >= STALLED.toSeconds() ? "stalled: no progress for " + idle + " s, " + (head - slowest.getAsLong()) + " events behind" : null;
+    }
+}
