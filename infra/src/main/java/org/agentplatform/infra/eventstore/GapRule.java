@@ -2,6 +2,7 @@ package org.agentplatform.infra.eventstore;
 
 import java.time.Duration;
 import java.time.Instant;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.GenericEventMessage;
 
@@ -11,6 +12,7 @@ import org.axonframework.eventhandling.GenericEventMessage;
  * that took one of them may still commit; past an older event they are given up. The storage engine and the shared
  * stream both follow it, so a processor's token is the same whichever of them it read from.
  */
+@FrameworkReplacement("Axon: JdbcEventStorageEngine's advancing of a GapAwareTrackingToken")
 record GapRule(int maxGapOffset, Duration gapTimeout) {
 
     /** Whether the gaps below an event stamped {@code timestamp} are still kept. */

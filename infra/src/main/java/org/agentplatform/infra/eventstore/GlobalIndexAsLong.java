@@ -1,5 +1,6 @@
 package org.agentplatform.infra.eventstore;
 
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.agentplatform.kernel.GlobalIndex;
 import org.axonframework.eventhandling.EventMessage;
 import org.axonframework.messaging.Message;
@@ -13,6 +14,7 @@ import org.axonframework.messaging.annotation.WrappedMessageHandlingMember;
  * event that was parked and comes back from the dead-letter queue has had its metadata serialized, and a small
  * number comes back an {@code Integer}. This gives handlers the {@code Long} either way.
  */
+@FrameworkReplacement("Axon: the handler's metadata parameter of an event back from the dead-letter queue (HandlerEnhancerDefinition)")
 final class GlobalIndexAsLong implements HandlerEnhancerDefinition {
 
     @Override

@@ -1,5 +1,6 @@
 package org.agentplatform.infra.eventstore;
 
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.axonframework.common.transaction.Transaction;
 import org.axonframework.common.transaction.TransactionManager;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -13,6 +14,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * idempotent (versions, unique rows). The events themselves are written by commands, whose commits still wait for
  * the flush. What it saves is the flush per processor batch, on the path of every read model's freshness.
  */
+@FrameworkReplacement("Axon: the processors' TransactionManager")
 final class ProcessorTransactions implements TransactionManager {
 
     private final TransactionManager transactions;

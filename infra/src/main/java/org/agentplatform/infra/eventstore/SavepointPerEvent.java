@@ -1,6 +1,7 @@
 package org.agentplatform.infra.eventstore;
 
 import java.time.Duration;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.agentplatform.query.WriteBatching;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.messaging.Message;
@@ -25,6 +26,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * and go together; while failures are isolated they run in their handler, inside its savepoint. Held statements that
  * fail at the commit make the batch's retry isolate its events.
  */
+@FrameworkReplacement("Axon: the dead-letter queue's retry of a processor batch (an undocumented unit-of-work resource)")
 final class SavepointPerEvent implements HandlerEnhancerDefinition, WriteBatching {
 
     /** How long handlers keep their savepoints after a failure: long enough for the retried batch to get past it. */

@@ -22,6 +22,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.agentplatform.infra.platform.BackgroundPriority;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.agentplatform.kernel.GlobalIndex;
 import org.axonframework.common.stream.BlockingStream;
 import org.axonframework.eventhandling.DomainEventMessage;
@@ -60,6 +61,7 @@ import org.slf4j.LoggerFactory;
  * Besides the processors, a caller may {@linkplain #watch watch} for an aggregate's events: those the window holds, at
  * once or as soon as the reader reads one (a stream opened on a task created a moment ago starts from them).
  */
+@FrameworkReplacement("Axon: the event store as each streaming processor's own StreamableMessageSource")
 final class SharedEventStream implements StreamableMessageSource<TrackedEventMessage<?>>, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(SharedEventStream.class);

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.axonframework.eventhandling.DomainEventData;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.GenericDomainEventEntry;
@@ -29,6 +30,7 @@ import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
  * text with a general ISO-8601 parser to decide a tracking token's gaps and again for the message. The tokens are
  * advanced as Axon's engine advances them ({@link GapRule}).
  */
+@FrameworkReplacement("Axon: JdbcEventStorageEngine (snapshot reads, aggregate batches, timestamp parsing)")
 final class SnapshotFreeStorageEngine extends JdbcEventStorageEngine {
 
     /** Axon's default lowest global index, below which a first token has no gaps. */

@@ -3,6 +3,7 @@ package org.agentplatform.infra.eventstore;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.axonframework.common.DateTimeUtils;
 
 /**
@@ -12,6 +13,7 @@ import org.axonframework.common.DateTimeUtils;
  * reads that one form with a few digit loops and leaves anything else (another offset, another precision, a year
  * beyond four digits) to Axon's parser, so the instants and the errors are Axon's.
  */
+@FrameworkReplacement("Axon: DateTimeUtils.parseInstant on the stored time_stamp")
 final class StoredTimestamps {
 
     private static final int LENGTH = "2026-11-25T20:33:01.123Z".length();

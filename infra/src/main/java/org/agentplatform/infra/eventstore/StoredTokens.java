@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -12,6 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
  * What the processors' stored tokens ({@code token_entry}, JSON) say about their progress, read from the database so it
  * holds whichever node processes a segment.
  */
+@FrameworkReplacement("Axon: the stored form of a GapAwareTrackingToken in token_entry")
 public final class StoredTokens {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
@@ -38,7 +40,11 @@ public final class StoredTokens {
      * below it that some segment has not seen yet (its gaps). Nothing is passed when the processor has no token.
      */
     public static Progress progress(JdbcTemplate jdbc, String processor) {
-        List<byte[]> tokens = jdbc.queryForList("SELECT token FROM token_entry WHERE processor_name = ?", byte[].class, processor);
+        return progress(jdbc.queryForList("SELECT token FROM token_entry WHERE processor_name = ?", byte[].class, processor));
+    }
+
+    /** As above, from the tokens of a processor's segments as stored (a null one: a segment that has seen nothing). */
+    static Progress progress(List<byte[]> tokens) {
         long lowest = tokens.isEmpty() ? 0 : Long.MAX_VALUE;
         Set<Long> gaps = new HashSet<>();
         for (byte[] stored : tokens) {

@@ -2,6 +2,7 @@ package org.agentplatform.infra.observability;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.slf4j.Logger;
@@ -15,6 +16,7 @@ import org.slf4j.spi.LocationAwareLogger;
  * request were formatted on every request with DEBUG off (spring-framework#37266). Chosen by Commons Logging's service
  * lookup ({@code META-INF/services/org.apache.commons.logging.LogFactory}).
  */
+@FrameworkReplacement("Commons Logging: LogFactory (META-INF/services)")
 public final class LevelCheckedLogFactory extends LogFactory {
 
     private final Map<String, Log> logs = new ConcurrentHashMap<>();

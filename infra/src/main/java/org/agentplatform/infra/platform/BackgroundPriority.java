@@ -5,6 +5,7 @@ import com.sun.jna.Native;
 import com.sun.jna.Platform;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,6 +26,7 @@ import org.slf4j.LoggerFactory;
  * with a niceness of 0, and where it cannot be done (not Linux, no C library through JNA): then every thread keeps the
  * priority it was started with, as without this.
  */
+@FrameworkReplacement("Axon, Reactor, the JDK: the thread factories of the background threads (their scheduling priority)")
 public final class BackgroundPriority {
 
     private static final Logger log = LoggerFactory.getLogger(BackgroundPriority.class);

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.agentplatform.kernel.FrameworkReplacement;
 import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.query.replay.StoredEvents;
 import org.axonframework.eventhandling.EventUtils;
@@ -17,6 +18,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowMapper;
 
 /** The event store read with JDBC and deserialized with the service's event serializer, as Axon's storage engine would. */
+@FrameworkReplacement("Axon: JdbcEventStorageEngine's reading and upcasting of domain_event_entry")
 public final class JdbcStoredEvents implements StoredEvents {
 
     private static final String SELECT = "SELECT " + StoredEvent.COLUMNS + " FROM domain_event_entry";
