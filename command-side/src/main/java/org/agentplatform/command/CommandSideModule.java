@@ -1,12 +1,12 @@
 package org.agentplatform.command;
 
-import org.agentplatform.command.agent.AgentAggregate;
-import org.agentplatform.command.conversation.ConversationAggregate;
-import org.agentplatform.command.instance.InstanceAggregate;
-import org.agentplatform.command.operation.RuntimeOperationAggregate;
-import org.agentplatform.command.task.TaskAggregate;
-import org.agentplatform.command.terminal.TerminalAggregate;
-import org.agentplatform.command.webhook.WebhookAggregates;
+import org.agentplatform.command.agent.AgentAggregateRegistrar;
+import org.agentplatform.command.conversation.ConversationAggregateRegistrar;
+import org.agentplatform.command.instance.InstanceAggregateRegistrar;
+import org.agentplatform.command.operation.RuntimeOperationAggregateRegistrar;
+import org.agentplatform.command.task.TaskAggregateRegistrar;
+import org.agentplatform.command.terminal.TerminalAggregateRegistrar;
+import org.agentplatform.command.webhook.WebhookAggregatesRegistrar;
 import org.axonframework.config.Configurer;
 import org.axonframework.config.ConfigurerModule;
 import org.axonframework.modelling.command.CommandTargetResolver;
@@ -20,12 +20,12 @@ public final class CommandSideModule implements ConfigurerModule {
     @Override
     public void configureModule(Configurer configurer) {
         configurer.registerComponent(CommandTargetResolver.class, config -> new CachedCommandTargets());
-        InstanceAggregate.register(configurer);
-        RuntimeOperationAggregate.register(configurer);
-        AgentAggregate.register(configurer);
-        TaskAggregate.register(configurer);
-        ConversationAggregate.register(configurer);
-        WebhookAggregates.register(configurer);
-        TerminalAggregate.register(configurer);
+        InstanceAggregateRegistrar.register(configurer);
+        RuntimeOperationAggregateRegistrar.register(configurer);
+        AgentAggregateRegistrar.register(configurer);
+        TaskAggregateRegistrar.register(configurer);
+        ConversationAggregateRegistrar.register(configurer);
+        WebhookAggregatesRegistrar.register(configurer);
+        TerminalAggregateRegistrar.register(configurer);
     }
 }

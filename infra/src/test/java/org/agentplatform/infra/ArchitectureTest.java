@@ -80,7 +80,7 @@ class ArchitectureTest {
 
     @Test
     void aggregatesAndTheirHandlersStayPackagePrivate() {
-        classes().that().resideInAPackage(COMMAND).and().haveSimpleNameNotEndingWith("Aggregate")
+        classes().that().resideInAPackage(COMMAND).and().haveSimpleNameNotEndingWith("AggregateRegistrar")
                 .and().containAnyMethodsThat(annotatedWith(CommandHandler.class))
                 .should().notBePublic()
                 .check(PRODUCTION);

@@ -6,10 +6,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.agentplatform.api.auth.Caller;
-import org.agentplatform.api.channel.LogPages;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.QueryParams;
+import org.agentplatform.api.web.StreamResume;
 import org.agentplatform.query.audit.AuditResource;
 import org.agentplatform.query.audit.AuditTrail;
 import org.springframework.core.io.buffer.DataBuffer;
@@ -58,7 +58,7 @@ final class AuditRoutes {
         if (resourceId != null && type == null) {
             throw ApiException.missingParam("resource_type");
         }
-        long after = since == null ? 0 : LogPages.offset("since", since);
+        long after = since == null ? 0 : StreamResume.offset("since", since);
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         Mono<Boolean> visible = resourceId == null ? Mono.just(true) : trail.owns(caller.ownerId(), type, resourceId);
         return visible.flatMap(owned -> owned

@@ -21,6 +21,7 @@ import org.agentplatform.api.task.TaskStarter;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.QueryParams;
+import org.agentplatform.api.web.StreamResume;
 import org.agentplatform.kernel.RandomIds;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.conversation.ConversationCommand.CancelTurn;
@@ -109,7 +110,7 @@ final class ConversationRoutes {
             @RequestParam(required = false) String limit, @RequestParam(required = false) String cursor) {
         AgentId agent = AgentAccess.parse(agentId);
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
-        Long before = cursor == null ? null : LogPages.offset("cursor", cursor);
+        Long before = cursor == null ? null : StreamResume.offset("cursor", cursor);
         return AgentAccess.readable(agents, agent, caller.ownerId())
                 .flatMap(found -> conversations.list(caller.ownerId(), agent, before, clamped).collectList())
                 .map(page -> ApiResponse.of(new ConversationList(page.stream().map(ConversationView::of).toList(),
@@ -170,9 +171,9 @@ final class ConversationRoutes {
     /** The conversation's SSE stream across turns, resumable with {@code Last-Event-ID} (or {@code ?since=}); 204 from its end once closed. */
     @GetMapping("/api/v1/agents/{agentId}/conversations/{convId}/events")
     Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
-            @PathVariable String convId, @RequestHeader(name = LogPages.RESUME_HEADER, required = false) String lastEventId,
+            @PathVariable String convId, @RequestHeader(name = StreamResume.HEADER, required = false) String lastEventId,
             @RequestParam(required = false) String since) {
-        long cursor = LogPages.streamCursor(lastEventId, since);
+        long cursor = StreamResume.afterOffset(lastEventId, since);
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
                 .map(conversation -> conversation.isClosed() && cursor >= conversation.lastOffset() ? EventStreams.finished()
                         : EventStreams.of(stream.after(conversation, cursor)));

@@ -81,13 +81,19 @@ public class OpenApiConfiguration {
                 .addSecurityItem(new SecurityRequirement().addList(BEARER));
     }
 
-    /** Operation ids and tags from the controller ({@code TaskRoutes.create} is {@code taskCreate}, tag {@code task}). */
+    /**
+     * Operation ids and tags from the controller ({@code TaskRoutes.create} is {@code taskCreate}, tag {@code task}; a
+     * method named for a Java keyword with its area, {@code TaskRoutes.continueTask}, is {@code taskContinue}).
+     */
     @Bean
     OperationCustomizer platformOperations() {
         return (operation, handler) -> {
             String area = handler.getBeanType().getSimpleName().replaceAll("(Routes|Controller)$", "");
             String tag = Character.toLowerCase(area.charAt(0)) + area.substring(1);
             String method = handler.getMethod().getName();
+            if (method.endsWith(area) && method.length() > area.length()) {
+                method = method.substring(0, method.length() - area.length());
+            }
             operation.setOperationId(tag + Character.toUpperCase(method.charAt(0)) + method.substring(1));
             operation.setTags(List.of(tag));
             if (operation.getSummary() == null) {

@@ -3,13 +3,13 @@ package org.agentplatform.api.operation;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.agentplatform.api.audit.AsOf;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.PathIds;
+import org.agentplatform.api.web.StreamResume;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.OperationCommand.CancelAnswer;
@@ -42,8 +42,6 @@ import tools.jackson.databind.json.JsonMapper;
 @RestController
 final class OperationRoutes {
 
-    static final String RESUME_HEADER = "Last-Event-ID";
-    private static final Pattern DECIMAL = Pattern.compile("0|[1-9][0-9]*");
 
     private final Commands commands;
     private final OperationReads operations;
@@ -92,8 +90,8 @@ final class OperationRoutes {
 
     @GetMapping("/api/v1/instances/{instanceId}/operations/{operationId}/events")
     Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
-            @PathVariable String operationId, @RequestHeader(name = RESUME_HEADER, required = false) String lastEventId) {
-        long cursor = cursor(lastEventId);
+            @PathVariable String operationId, @RequestHeader(name = StreamResume.HEADER, required = false) String lastEventId) {
+        long cursor = StreamResume.afterSequence(lastEventId);
         return find(caller, instanceId, operationId).map(operation -> {
             if (cursor > operation.sequence()) {
                 ResponseEntity<Map<String, Object>> ahead = flat(HttpStatus.CONFLICT, "OPERATION_CURSOR_AHEAD", operationId,
@@ -105,21 +103,6 @@ final class OperationRoutes {
             boolean finished = operation.status().isTerminal() && cursor == operation.sequence();
             return finished ? EventStreams.finished() : EventStreams.of(stream.after(operation.id(), cursor));
         });
-    }
-
-    /** -1 (from the start) without the header; the header's sequence otherwise. */
-    private static long cursor(String lastEventId) {
-        if (lastEventId == null) {
-            return -1;
-        }
-        if (lastEventId.length() > 128 || !DECIMAL.matcher(lastEventId).matches()) {
-            throw ApiException.invalidParam(RESUME_HEADER, "'" + RESUME_HEADER + "' must be an event id of this stream");
-        }
-        try {
-            return Long.parseLong(lastEventId);
-        } catch (NumberFormatException tooLarge) {
-            return Long.MAX_VALUE;
-        }
     }
 
     private Mono<OperationRecord> find(Caller caller, String instanceId, String operationId) {

@@ -22,6 +22,7 @@ import org.agentplatform.api.task.TaskRequests.NewTask;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.QueryParams;
+import org.agentplatform.api.web.StreamResume;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.task.TaskCommand.CancelTask;
@@ -97,7 +98,7 @@ final class TaskRoutes {
             @RequestParam(required = false) String limit, @RequestParam(required = false) String since) {
         AgentId agent = AgentAccess.parse(agentId);
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
-        Long after = since == null ? null : LogPages.offset("since", since);
+        Long after = since == null ? null : StreamResume.offset("since", since);
         return AgentAccess.readable(agents, agent, caller.ownerId())
                 .flatMap(found -> page(tasks.list(caller.ownerId(), agent, after, clamped), after));
     }
@@ -107,7 +108,7 @@ final class TaskRoutes {
     Mono<ApiResponse<TaskList>> inbox(@AuthenticationPrincipal Caller caller, @RequestParam(required = false) String limit,
             @RequestParam(required = false) String since, @RequestParam(required = false) String agentId) {
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
-        Long after = since == null ? null : LogPages.offset("since", since);
+        Long after = since == null ? null : StreamResume.offset("since", since);
         AgentId agent = agentId == null ? null : agentFilter(agentId);
         return page(tasks.list(caller.ownerId(), agent, after, clamped), after);
     }
@@ -139,7 +140,7 @@ final class TaskRoutes {
 
     @PostMapping(path = "/api/v1/agents/{agentId}/tasks/{taskId}/continue", consumes = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.ACCEPTED)
-    Mono<ApiResponse<TaskView>> resume(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+    Mono<ApiResponse<TaskView>> continueTask(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String taskId, @RequestBody ContinueRequest request, ServerWebExchange exchange) {
         NewMessage message = request.validated();
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
@@ -171,9 +172,9 @@ final class TaskRoutes {
      */
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}/events")
     Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
-            @PathVariable String taskId, @RequestHeader(name = LogPages.RESUME_HEADER, required = false) String lastEventId,
+            @PathVariable String taskId, @RequestHeader(name = StreamResume.HEADER, required = false) String lastEventId,
             @RequestParam(required = false) String since) {
-        long cursor = LogPages.streamCursor(lastEventId, since);
+        long cursor = StreamResume.afterOffset(lastEventId, since);
         if (cursor < 0) {
             // from the start: a task created a moment ago streams from its events before its read model shows it
             return TaskAccess.owned(stream::open, TaskStream.Opened::task, AgentAccess.parse(agentId), taskId, caller.ownerId())

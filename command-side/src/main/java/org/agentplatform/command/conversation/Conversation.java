@@ -21,6 +21,7 @@ import org.agentplatform.kernel.conversation.ConversationEvent.TurnEnded;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnStarted;
 import org.agentplatform.kernel.conversation.ConversationEvent;
 import org.agentplatform.kernel.conversation.ConversationRef;
+import org.agentplatform.kernel.conversation.ConversationState;
 import org.agentplatform.kernel.error.CommandRefused;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.task.TaskStatus;
@@ -30,7 +31,7 @@ import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.AggregateLifecycle;
 
 /**
- * A conversation: open until its caller closes it. Each message of the caller is one turn of the agent; the
+ * A conversation (see {@link ConversationState}): open until its caller closes it. Each message of the caller is one turn of the agent; the
  * turns run one at a time in the order the messages came (a message sent while the agent still answers waits
  * for the turns before it). Turns are numbered: the runtime's answer names its turn, so an answer to a turn
  * that was canceled (by the caller, or by closing) is refused.
@@ -42,9 +43,8 @@ class Conversation {
             TaskStatus.FAILED, TaskStatus.REJECTED);
 
     private ConversationRef ref;
-    private boolean closed;
+    private ConversationState state;
     private int turn;
-    private boolean answering;
     private int messages;
     private final Set<UUID> messageIds = new HashSet<>();
     private final Deque<MessagePosted> waiting = new ArrayDeque<>();
@@ -81,6 +81,7 @@ class Conversation {
         if (!ENDINGS.contains(command.status())) {
             throw CommandRefused.conflict("A turn cannot end as " + command.status().wireName());
         }
+        boolean answering = state.canBecome(ConversationState.IDLE);
         if (!answering || command.turn() != turn) {
             throw CommandRefused.conflict("Cannot end turn " + command.turn() + " of conversation " + ref.conversationId()
                     + (answering ? "; it is at turn " + turn : "; no turn is running"));
@@ -93,7 +94,7 @@ class Conversation {
     Long handle(CancelTurn command) {
         requireOwner(command.requestedBy());
         requireOpen("it has no turn to cancel");
-        if (!answering) {
+        if (!state.canBecome(ConversationState.IDLE)) {
             throw CommandRefused.conflict("Conversation " + ref.conversationId() + " has no running turn to cancel");
         }
         apply(new TurnCanceled(ref, turn, command.reason()));
@@ -104,8 +105,8 @@ class Conversation {
     @CommandHandler
     Long handle(CloseConversation command) {
         requireOwner(command.requestedBy());
-        if (!closed) {
-            if (answering) {
+        if (state.isOpen()) {
+            if (state.canBecome(ConversationState.IDLE)) {
                 apply(new TurnCanceled(ref, turn, "The conversation was closed"));
             }
             apply(new ConversationClosed(ref, waiting.stream().map(MessagePosted::messageId).toList()));
@@ -115,7 +116,7 @@ class Conversation {
 
     /** The oldest waiting message becomes the next turn, unless a turn is running. */
     private void startNextTurn() {
-        if (!answering && !waiting.isEmpty()) {
+        if (state.canBecome(ConversationState.ANSWERING) && !waiting.isEmpty()) {
             MessagePosted next = waiting.peekFirst();
             apply(new TurnStarted(ref, turn + 1, next.messageId(), next.message()));
         }
@@ -128,7 +129,7 @@ class Conversation {
     }
 
     private void requireOpen(String consequence) {
-        if (closed) {
+        if (!state.isOpen()) {
             throw CommandRefused.conflict("Conversation " + ref.conversationId() + " is closed; " + consequence);
         }
     }
@@ -136,7 +137,10 @@ class Conversation {
     @EventSourcingHandler
     void on(ConversationEvent event) {
         switch (event) {
-            case ConversationOpened opened -> ref = opened.conversation();
+            case ConversationOpened opened -> {
+                ref = opened.conversation();
+                state = ConversationState.IDLE;
+            }
             case MessagePosted posted -> {
                 messageIds.add(posted.messageId());
                 messages = posted.number();
@@ -144,13 +148,13 @@ class Conversation {
             }
             case TurnStarted started -> {
                 turn = started.turn();
-                answering = true;
+                state = ConversationState.ANSWERING;
                 waiting.removeIf(message -> message.messageId().equals(started.messageId()));
             }
-            case TurnEnded ended -> answering = false;
-            case TurnCanceled canceled -> answering = false;
+            case TurnEnded ended -> state = ConversationState.IDLE;
+            case TurnCanceled canceled -> state = ConversationState.IDLE;
             case ConversationClosed closing -> {
-                closed = true;
+                state = ConversationState.CLOSED;
                 waiting.clear();
             }
         }

@@ -26,6 +26,7 @@ import org.agentplatform.kernel.terminal.TerminalEvent.TerminalOpened;
 import org.agentplatform.kernel.terminal.TerminalEvent.TerminalTicketGranted;
 import org.agentplatform.kernel.terminal.TerminalEvent;
 import org.agentplatform.kernel.terminal.TerminalId;
+import org.agentplatform.kernel.terminal.TerminalState;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.deadline.DeadlineManager;
 import org.axonframework.deadline.annotation.DeadlineHandler;
@@ -34,7 +35,7 @@ import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.AggregateLifecycle;
 
 /**
- * A terminal on an instance: open until its shell exits, its owner closes it, its instance stops, or no connection
+ * A terminal on an instance (see {@link TerminalState}): open until its shell exits, its owner closes it, its instance stops, or no connection
  * is attached to it for the idle period (a deadline). Each ticket is redeemed once: two connections racing with one
  * ticket append the same sequence number to the event store, and only one of them can.
  */
@@ -50,7 +51,7 @@ class Terminal {
     private final Map<String, Instant> granted = new HashMap<>();
     private final Set<String> redeemed = new HashSet<>();
     private int attachment;
-    private boolean attached;
+    private TerminalState state;
     private TerminalEnd ended;
 
     protected Terminal() {
@@ -91,7 +92,7 @@ class Terminal {
         if (!command.at().isBefore(expires)) {
             throw CommandRefused.forbidden("The ticket expired at " + expires + "; ask for a new one with resumeTerminalId");
         }
-        if (ended != null) {
+        if (!state.canBecome(TerminalState.ATTACHED)) {
             throw CommandRefused.notFound("Terminal " + id + " ended (" + ended.wireName() + ")");
         }
         apply(new TerminalAttached(id, ownerId, instanceId, command.jti(), attachment + 1));
@@ -101,7 +102,7 @@ class Terminal {
 
     @CommandHandler
     void handle(DetachTerminal command, DeadlineManager deadlines) {
-        if (ended != null || !attached || command.attachment() != attachment) {
+        if (!state.canBecome(TerminalState.DETACHED) || command.attachment() != attachment) {
             return; // a connection replaced by a later one, or the end of an ended terminal: nothing changes
         }
         apply(new TerminalDetached(id, ownerId, instanceId, attachment));
@@ -121,13 +122,13 @@ class Terminal {
 
     @DeadlineHandler(deadlineName = IDLE)
     void idle() {
-        if (ended == null && !attached) {
+        if (state == TerminalState.DETACHED) {
             apply(new TerminalEnded(id, ownerId, instanceId, TerminalEnd.IDLE, null));
         }
     }
 
     private void requireLive(String action) {
-        if (ended != null) {
+        if (!state.canBecome(TerminalState.ENDED)) {
             throw CommandRefused.conflict("Cannot " + action + " terminal " + id + ": it ended (" + ended.wireName() + ")");
         }
     }
@@ -142,18 +143,19 @@ class Terminal {
                 agentId = opened.agentId();
                 conversationId = opened.conversationId();
                 granted.put(opened.jti(), opened.ticketExpiresAt());
+                state = TerminalState.DETACHED;
             }
             case TerminalTicketGranted ticket -> granted.put(ticket.jti(), ticket.expiresAt());
             case TerminalAttached attach -> {
                 granted.remove(attach.jti());
                 redeemed.add(attach.jti());
                 attachment = attach.attachment();
-                attached = true;
+                state = TerminalState.ATTACHED;
             }
-            case TerminalDetached detached -> attached = false;
+            case TerminalDetached detached -> state = TerminalState.DETACHED;
             case TerminalEnded end -> {
                 ended = end.reason();
-                attached = false;
+                state = TerminalState.ENDED;
             }
         }
     }

@@ -43,6 +43,7 @@ class WebhookDelivery {
     private String fixedSignature;
     private DeliveryStatus status;
     private int attempts;
+    private boolean stopped;
 
     protected WebhookDelivery() {
         // for event sourcing
@@ -72,33 +73,42 @@ class WebhookDelivery {
     @CommandHandler
     void handle(RecordDeliveryAttempt command, RetrySchedule schedule) {
         DeliveryAttempt attempt = command.attempt();
-        if (status != DeliveryStatus.PENDING || attempt.number() != attempts + 1) {
+        if (attempt.number() != attempts + 1) {
             throw CommandRefused.conflict("Delivery " + id + " is " + status.wireName() + " after " + attempts
                     + " attempts; attempt " + attempt.number() + " is not the one it waits for");
         }
-        if (attempt.succeeded()) {
-            apply(new DeliverySucceeded(id, webhookId, taskId, attempt));
-            return;
-        }
-        schedule.delayAfter(attempt.number()).ifPresentOrElse(
-                delay -> apply(new DeliveryFailed(id, webhookId, taskId, attempt, attempt.attemptedAt().plus(delay))),
-                () -> apply(new DeliveryDeadLettered(id, webhookId, taskId, attempt)));
+        DeliveryEvent outcome = attempt.succeeded() ? new DeliverySucceeded(id, webhookId, taskId, attempt)
+                : schedule.delayAfter(attempt.number())
+                        .<DeliveryEvent>map(delay -> new DeliveryFailed(id, webhookId, taskId, attempt, attempt.attemptedAt().plus(delay)))
+                        .orElseGet(() -> new DeliveryDeadLettered(id, webhookId, taskId, attempt));
+        requireTransition(outcome.status(), "record attempt " + attempt.number());
+        apply(outcome);
     }
 
     @CommandHandler
     void handle(RetryDelivery command) {
-        if (status != DeliveryStatus.FAILED) {
-            throw CommandRefused.conflict("Delivery " + id + " is " + status.wireName() + "; only a failed delivery is attempted again");
+        if (stopped) {
+            throw CommandRefused.conflict("Delivery " + id + " was stopped; it is not attempted again");
         }
+        requireTransition(DeliveryStatus.PENDING, "attempt it again");
         apply(new DeliveryRetryDue(id, webhookId, taskId, attempts + 1, payload, fixedSignature));
     }
 
     @CommandHandler
     void handle(StopDelivery command) {
-        if (status != DeliveryStatus.FAILED && status != DeliveryStatus.PENDING) {
-            throw CommandRefused.conflict("Delivery " + id + " is " + status.wireName() + "; there is nothing to stop");
+        if (stopped || status.isTerminal()) {
+            throw CommandRefused.conflict("Delivery " + id + " is " + (stopped ? "stopped already" : status.wireName())
+                    + "; there is nothing to stop");
         }
         apply(new DeliveryStopped(id, webhookId, taskId, command.reason()));
+    }
+
+    /** The change is one {@link DeliveryStatus} allows from where the delivery stands, or the command is refused. */
+    private void requireTransition(DeliveryStatus next, String action) {
+        if (!status.canBecome(next)) {
+            throw CommandRefused.conflict("Delivery " + id + " is " + status.wireName() + " after " + attempts + " attempts; cannot "
+                    + action);
+        }
     }
 
     @CommandHandler
@@ -128,9 +138,7 @@ class WebhookDelivery {
             case DeliveryRetryDue due -> {
                 // back to pending; the attempt count moves when the attempt is recorded
             }
-            case DeliveryStopped stopped -> {
-                // no further attempts; the row stays failed
-            }
+            case DeliveryStopped stop -> stopped = true;
         }
         status = event.status();
     }

@@ -5,7 +5,7 @@ import java.util.List;
 import org.agentplatform.infra.database.DatabaseConfiguration;
 import org.agentplatform.infra.database.DatabaseServer;
 import org.agentplatform.infra.eventstore.CommitAnnouncer;
-import org.agentplatform.infra.eventstore.DeadLetters;
+import org.agentplatform.infra.eventstore.ProcessorDeadLetters;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.channel.ChannelLog;
 import org.agentplatform.query.feed.ChangeFeed;
@@ -21,7 +21,7 @@ public class ChangeFeedConfiguration {
     @Bean(destroyMethod = "close")
     PostgresChangeFeed changeFeed(DatabaseServer server) {
         return new PostgresChangeFeed(new PostgresqlConnectionFactory(DatabaseConfiguration.r2dbc(server.endpoint())),
-                List.of(OperationViewProjection.CHANNEL, ChannelLog.NOTIFICATIONS, ReadModelWaits.CHANNEL, DeadLetters.RETRY_CHANNEL,
+                List.of(OperationViewProjection.CHANNEL, ChannelLog.NOTIFICATIONS, ReadModelWaits.CHANNEL, ProcessorDeadLetters.RETRY_CHANNEL,
                         CommitAnnouncer.CHANNEL));
     }
 

@@ -7,7 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.agentplatform.infra.eventstore.DeadLetters;
+import org.agentplatform.infra.eventstore.ProcessorDeadLetters;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -78,7 +78,7 @@ public final class DeadLettersCommand {
     private static int retry(JdbcTemplate jdbc, Request request, boolean noService, PrintStream out) throws InterruptedException {
         Long id = jdbc.queryForObject("INSERT INTO dead_letter_retry (processing_group) VALUES (?) RETURNING id", Long.class,
                 request.processor());
-        jdbc.execute("NOTIFY " + DeadLetters.RETRY_CHANNEL + ", '" + DeadLetters.RETRY_KEY + "'");
+        jdbc.execute("NOTIFY " + ProcessorDeadLetters.RETRY_CHANNEL + ", '" + ProcessorDeadLetters.RETRY_KEY + "'");
         if (noService) {
             out.println("retry " + id + " queued: no service is running; it applies the retry when it starts");
             return 3;

@@ -242,18 +242,18 @@ public class AxonConfiguration {
 
     /**
      * A JDBC sequenced dead-letter queue for every processing group: a handler that fails parks its event and the
-     * later events of that aggregate, and the processor goes on with the others (see {@link DeadLetters}). Each
+     * later events of that aggregate, and the processor goes on with the others (see {@link ProcessorDeadLetters}). Each
      * segment remembers which aggregates it has parked, so an event costs no query of the queue.
      */
     @Bean
     ConfigurerModule deadLetterQueues(ListableBeanFactory beans, ObjectProvider<ConnectionProvider> connections) {
         return configurer -> configurer.eventProcessing(processing -> {
-            for (String group : DeadLetters.processingGroups(beans)) {
+            for (String group : ProcessorDeadLetters.processingGroups(beans)) {
                 processing.registerDeadLetterQueue(group, config -> JdbcSequencedDeadLetterQueue.<EventMessage<?>>builder()
                         .processingGroup(group)
                         .connectionProvider(connections.getObject())
                         .transactionManager(config.getComponent(TransactionManager.class))
-                        .schema(DeadLetters.SCHEMA)
+                        .schema(ProcessorDeadLetters.SCHEMA)
                         .genericSerializer(config.serializer())
                         .eventSerializer(config.eventSerializer())
                         .maxSequences(MAX_PARKED_SEQUENCES)
@@ -262,14 +262,14 @@ public class AxonConfiguration {
                 processing.registerDeadLetteringEventHandlerInvokerConfiguration(group,
                         (config, builder) -> builder.enableSequenceIdentifierCache());
             }
-            processing.registerDefaultDeadLetterPolicy(config -> DeadLetters::decide);
+            processing.registerDefaultDeadLetterPolicy(config -> ProcessorDeadLetters::decide);
         });
     }
 
     @Bean
-    DeadLetterRetries deadLetterRetries(ChangeFeed feed, JdbcTemplate jdbc, EventProcessingConfiguration processing,
+    ProcessorDeadLetterRetries deadLetterRetries(ChangeFeed feed, JdbcTemplate jdbc, EventProcessingConfiguration processing,
             ListableBeanFactory beans) {
-        return new DeadLetterRetries(feed, jdbc, processing, DeadLetters.processingGroups(beans));
+        return new ProcessorDeadLetterRetries(feed, jdbc, processing, ProcessorDeadLetters.processingGroups(beans));
     }
 
     @Bean

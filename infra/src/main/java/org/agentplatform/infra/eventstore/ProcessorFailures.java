@@ -9,7 +9,7 @@ import org.axonframework.eventhandling.ErrorHandler;
 import org.axonframework.eventhandling.PropagatingErrorHandler;
 
 /**
- * The processors' error handler: a batch that failed (a failure that was not parked, see {@link DeadLetters}) is
+ * The processors' error handler: a batch that failed (a failure that was not parked, see {@link ProcessorDeadLetters}) is
  * rolled back and retried as before, and remembered, so that health can tell a processor that keeps failing.
  */
 public final class ProcessorFailures implements ErrorHandler {

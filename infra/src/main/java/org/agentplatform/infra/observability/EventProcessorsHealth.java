@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
-import org.agentplatform.infra.eventstore.DeadLetters;
+import org.agentplatform.infra.eventstore.ProcessorDeadLetters;
 import org.agentplatform.infra.eventstore.ProcessorFailures;
 import org.agentplatform.infra.eventstore.StoreHead;
 import org.axonframework.config.EventProcessingConfiguration;
@@ -16,7 +16,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * Whether the event processors make progress (part of readiness): DOWN when one is not running, keeps failing
- * (its batches fail and are retried: the database under it is in trouble, see {@link DeadLetters}), or
+ * (its batches fail and are retried: the database under it is in trouble, see {@link ProcessorDeadLetters}), or
  * has not moved for {@link #STALLED} while events wait for it. It comes back by itself once they move again.
  * A processor whose segments all run on other nodes is not judged here.
  */

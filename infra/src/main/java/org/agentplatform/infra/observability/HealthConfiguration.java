@@ -5,11 +5,11 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.agentplatform.infra.database.DatabaseServer;
-import org.agentplatform.infra.eventstore.DeadLetters;
+import org.agentplatform.infra.eventstore.ProcessorDeadLetters;
 import org.agentplatform.infra.eventstore.ProcessorFailures;
 import org.agentplatform.infra.eventstore.StoreHead;
-import org.agentplatform.infra.observability.DeadLetterHealth;
 import org.agentplatform.infra.observability.EventProcessorsHealth;
+import org.agentplatform.infra.observability.ProcessorDeadLetterHealth;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
@@ -44,7 +44,7 @@ public class HealthConfiguration {
     @Bean
     ReactiveHealthIndicator deadLettersHealthIndicator(JdbcTemplate jdbc, ListableBeanFactory beans, MeterRegistry meters,
             ExecutorService healthChecks) {
-        return new TimeBoxedHealth(new DeadLetterHealth(jdbc, DeadLetters.processingGroups(beans), meters), BOX, healthChecks);
+        return new TimeBoxedHealth(new ProcessorDeadLetterHealth(jdbc, ProcessorDeadLetters.processingGroups(beans), meters), BOX, healthChecks);
     }
 
     /** Whether the processors make progress ({@code eventProcessors}, part of readiness). */

@@ -4,9 +4,9 @@ import org.agentplatform.command.CachedAggregates;
 import org.axonframework.config.Configurer;
 
 /** Registers the package-private {@link Task} aggregate, cached between its commands. */
-public final class TaskAggregate {
+public final class TaskAggregateRegistrar {
 
-    private TaskAggregate() {
+    private TaskAggregateRegistrar() {
     }
 
     public static void register(Configurer configurer) {

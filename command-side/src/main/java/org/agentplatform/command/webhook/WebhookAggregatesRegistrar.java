@@ -4,9 +4,9 @@ import org.agentplatform.command.CachedAggregates;
 import org.axonframework.config.Configurer;
 
 /** Registers the package-private {@link Webhook} and {@link WebhookDelivery} aggregates (deliveries cached between their attempts). */
-public final class WebhookAggregates {
+public final class WebhookAggregatesRegistrar {
 
-    private WebhookAggregates() {
+    private WebhookAggregatesRegistrar() {
     }
 
     public static void register(Configurer configurer) {

@@ -4,9 +4,9 @@ import org.agentplatform.command.CachedAggregates;
 import org.axonframework.config.Configurer;
 
 /** Registers the package-private {@link Conversation} aggregate, cached between its commands. */
-public final class ConversationAggregate {
+public final class ConversationAggregateRegistrar {
 
-    private ConversationAggregate() {
+    private ConversationAggregateRegistrar() {
     }
 
     public static void register(Configurer configurer) {

@@ -3,9 +3,9 @@ package org.agentplatform.command.terminal;
 import org.axonframework.config.Configurer;
 
 /** Registers the package-private {@link Terminal} aggregate. */
-public final class TerminalAggregate {
+public final class TerminalAggregateRegistrar {
 
-    private TerminalAggregate() {
+    private TerminalAggregateRegistrar() {
     }
 
     public static void register(Configurer configurer) {

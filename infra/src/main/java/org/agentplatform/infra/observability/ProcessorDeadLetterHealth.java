@@ -15,7 +15,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Parked events, as health ({@code deadLetters}: DEGRADED with each processor's parked events and sequences) and
  * as the gauge {@code agent_platform_dead_letters{processor}}. Counts are read at most every few seconds.
  */
-public final class DeadLetterHealth implements HealthIndicator {
+public final class ProcessorDeadLetterHealth implements HealthIndicator {
 
     static final Status DEGRADED = new Status("DEGRADED", "events are parked in a dead-letter queue");
     private static final long FRESH_NANOS = Duration.ofSeconds(5).toNanos();
@@ -27,7 +27,7 @@ public final class DeadLetterHealth implements HealthIndicator {
     private volatile Map<String, Parked> counts = Map.of();
     private volatile long readAt = System.nanoTime() - FRESH_NANOS;
 
-    public DeadLetterHealth(JdbcTemplate jdbc, Set<String> groups, MeterRegistry meters) {
+    public ProcessorDeadLetterHealth(JdbcTemplate jdbc, Set<String> groups, MeterRegistry meters) {
         this.jdbc = jdbc;
         for (String group : groups) {
             Gauge.builder("agent_platform_dead_letters", this, health -> health.parked(group).events())

@@ -3,9 +3,9 @@ package org.agentplatform.command.operation;
 import org.axonframework.config.Configurer;
 
 /** Registers the package-private {@link RuntimeOperation} aggregate. */
-public final class RuntimeOperationAggregate {
+public final class RuntimeOperationAggregateRegistrar {
 
-    private RuntimeOperationAggregate() {
+    private RuntimeOperationAggregateRegistrar() {
     }
 
     public static void register(Configurer configurer) {

@@ -19,14 +19,14 @@ import reactor.core.Disposable;
 
 /**
  * Applies the retries the command line asks for ({@code deadletters retry} writes a row of
- * {@code dead_letter_retry} and notifies {@link DeadLetters#RETRY_CHANNEL}): each parked sequence of the asked
+ * {@code dead_letter_retry} and notifies {@link ProcessorDeadLetters#RETRY_CHANNEL}): each parked sequence of the asked
  * processors is handled again, in order; those that succeed leave the queue, the others stay parked. The outcome
  * is written back to the request, where the command line reads it. Requests left while no service ran are
  * applied at start.
  */
-final class DeadLetterRetries implements SmartLifecycle {
+final class ProcessorDeadLetterRetries implements SmartLifecycle {
 
-    private static final Logger log = LoggerFactory.getLogger(DeadLetterRetries.class);
+    private static final Logger log = LoggerFactory.getLogger(ProcessorDeadLetterRetries.class);
 
     private final ChangeFeed feed;
     private final JdbcTemplate jdbc;
@@ -35,7 +35,7 @@ final class DeadLetterRetries implements SmartLifecycle {
     private ExecutorService worker;
     private Disposable subscription;
 
-    DeadLetterRetries(ChangeFeed feed, JdbcTemplate jdbc, EventProcessingConfiguration processing, Set<String> groups) {
+    ProcessorDeadLetterRetries(ChangeFeed feed, JdbcTemplate jdbc, EventProcessingConfiguration processing, Set<String> groups) {
         this.feed = feed;
         this.jdbc = jdbc;
         this.processing = processing;
@@ -45,7 +45,7 @@ final class DeadLetterRetries implements SmartLifecycle {
     @Override
     public void start() {
         worker = Executors.newSingleThreadExecutor(runnable -> Thread.ofPlatform().name("dead-letter-retry").daemon().unstarted(runnable));
-        subscription = feed.on(DeadLetters.RETRY_CHANNEL, DeadLetters.RETRY_KEY).subscribe(change -> applyPendingSoon());
+        subscription = feed.on(ProcessorDeadLetters.RETRY_CHANNEL, ProcessorDeadLetters.RETRY_KEY).subscribe(change -> applyPendingSoon());
         applyPendingSoon();
     }
 

@@ -3,9 +3,9 @@ package org.agentplatform.command.agent;
 import org.axonframework.config.Configurer;
 
 /** Registers the package-private {@link Agent} aggregate. */
-public final class AgentAggregate {
+public final class AgentAggregateRegistrar {
 
-    private AgentAggregate() {
+    private AgentAggregateRegistrar() {
     }
 
     public static void register(Configurer configurer) {

@@ -28,7 +28,7 @@ import org.springframework.jdbc.CannotGetJdbcConnectionException;
  * (connection lost, deadlock, serialization conflict, shutdown) would hit any event, so it is not the event's
  * fault: the batch is rolled back and retried instead, as before.
  */
-public final class DeadLetters {
+public final class ProcessorDeadLetters {
 
     /** NOTIFY channel of {@code deadletters retry}; the payload is {@link #RETRY_KEY}. */
     public static final String RETRY_CHANNEL = "dead_letter_retry";
@@ -69,7 +69,7 @@ public final class DeadLetters {
             "55P03", // lock not available
             "25P02"); // the transaction was already aborted by an earlier statement: retried with savepoints
 
-    private DeadLetters() {
+    private ProcessorDeadLetters() {
     }
 
     /**

@@ -3,9 +3,9 @@ package org.agentplatform.command.instance;
 import org.axonframework.config.Configurer;
 
 /** Registers the package-private {@link Instance} aggregate. */
-public final class InstanceAggregate {
+public final class InstanceAggregateRegistrar {
 
-    private InstanceAggregate() {
+    private InstanceAggregateRegistrar() {
     }
 
     public static void register(Configurer configurer) {
