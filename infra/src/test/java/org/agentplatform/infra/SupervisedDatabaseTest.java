@@ -10,9 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
-import java.util.function.Predicate;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.infra.support.ServiceProcess;
 import org.junit.jupiter.api.Test;
@@ -59,9 +57,9 @@ class SupervisedDatabaseTest {
             }
 
             ProcessHandle.of(postmaster).orElseThrow().destroyForcibly();
-            JsonNode ready = await(() -> readiness(client, service), health -> health != null
+            JsonNode ready = PlatformClient.await(() -> readiness(client, service), health -> health != null
                     && "UP".equals(health.get("status").asString()) && health.at("/components/db/details/restarts").asInt() == 1,
-                    "readiness UP again after a restart of the database");
+                    "readiness UP again after a restart of the database", RECOVERY);
             assertThat(ready.at("/components/db/details/last_exit").asString()).contains("exited");
             assertThat(postmasterPid(dataDir)).isNotEqualTo(postmaster);
             String task = owner.task(agent, "after the restart");
@@ -70,8 +68,8 @@ class SupervisedDatabaseTest {
 
             long restarted = postmasterPid(dataDir);
             service.kill();
-            await(() -> ProcessHandle.of(restarted).map(ProcessHandle::isAlive).orElse(false), alive -> !alive,
-                    "the killed service's PostgreSQL ended");
+            PlatformClient.await(() -> ProcessHandle.of(restarted).map(ProcessHandle::isAlive).orElse(false), alive -> !alive,
+                    "the killed service's PostgreSQL ended", RECOVERY);
         }
     }
 
@@ -102,22 +100,5 @@ class SupervisedDatabaseTest {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(interrupted);
         }
-    }
-
-    private static <T> T await(java.util.function.Supplier<T> read, Predicate<T> done, String what) {
-        Instant deadline = Instant.now().plus(RECOVERY);
-        T last = read.get();
-        while (!done.test(last)) {
-            assertThat(Instant.now()).as("waiting for " + what + "; last seen: " + last).isBefore(deadline);
-            try {
-                // another process, learnt about by asking again (the bound is the recovery the operator is promised)
-                Thread.sleep(100);
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(interrupted);
-            }
-            last = read.get();
-        }
-        return last;
     }
 }

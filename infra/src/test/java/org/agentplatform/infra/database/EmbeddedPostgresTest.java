@@ -10,8 +10,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.function.BooleanSupplier;
+import org.agentplatform.infra.support.PlatformClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,12 +89,7 @@ class EmbeddedPostgresTest {
         }
     }
 
-    private static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        Instant deadline = Instant.now().plus(PATIENCE);
-        while (!condition.getAsBoolean()) {
-            assertThat(Instant.now()).as(what).isBefore(deadline);
-            // the server is another process: its state is learnt by asking again (no timing is proven)
-            Thread.sleep(50);
-        }
+    private static void awaitTrue(BooleanSupplier condition, String what) {
+        PlatformClient.await(condition::getAsBoolean, Boolean::booleanValue, what, PATIENCE);
     }
 }
