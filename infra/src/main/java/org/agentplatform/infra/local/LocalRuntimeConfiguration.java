@@ -22,7 +22,6 @@ import org.agentplatform.query.channel.ChannelChunks;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The built-in {@code local} provider, the only place that knows it: its runtime (instances, agents, turns, every runtime
@@ -72,9 +71,9 @@ public class LocalRuntimeConfiguration {
 
     /** The local instances' shells, for terminal sessions. */
     @Bean(destroyMethod = "close")
-    LocalTerminals localTerminals(JdbcTemplate jdbc, CommandGateway commands, PlatformProperties properties) {
+    LocalTerminals localTerminals(CommandGateway commands, PlatformProperties properties) {
         PlatformProperties.Terminals terminals = properties.terminals();
-        return new LocalTerminals(jdbc, properties.dataDir(), terminals.shell(), terminals.scrollback(),
+        return new LocalTerminals(properties.dataDir(), terminals.shell(), terminals.scrollback(),
                 command -> ProcessCommands.send(commands, command, "terminal"));
     }
 

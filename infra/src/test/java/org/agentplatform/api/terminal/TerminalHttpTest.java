@@ -23,8 +23,12 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.PlatformClient;
+import org.agentplatform.query.terminal.TerminalProjection;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -34,6 +38,8 @@ import tools.jackson.databind.JsonNode;
  */
 class TerminalHttpTest extends ApiTest {
 
+    @Autowired
+    private EventProcessingConfiguration processing;
     private PlatformClient owner;
     private String instance;
 
@@ -85,7 +91,7 @@ class TerminalHttpTest extends ApiTest {
         });
         shell.type("echo still-$((5+5))\n");
         shell.awaitOutput("still-10");
-        JsonNode view = view(terminal);
+        JsonNode view = await(() -> view(terminal), found -> found.get("attachments").asInt() >= 1, "the attachment in the view");
         assertThat(view.get("status").asString()).isEqualTo("open");
         assertThat(view.get("attachments").asInt()).isEqualTo(1);
         shell.abort();
@@ -129,7 +135,7 @@ class TerminalHttpTest extends ApiTest {
         first.type("echo first-$((2+3))\n");
         first.awaitOutput("first-5");
         first.abort();
-        await(() -> view(terminal), found -> !found.get("attached").asBoolean(), "the detach");
+        await(() -> view(terminal), found -> found.get("attachments").asInt() == 1 && !found.get("attached").asBoolean(), "the detach");
 
         JsonNode resumed = open(Map.of("resumeTerminalId", terminal));
         assertThat(resumed.get("terminal_id").asString()).isEqualTo(terminal);
@@ -138,7 +144,8 @@ class TerminalHttpTest extends ApiTest {
         second.awaitOutput("first-5");
         second.type("echo second-$((3+4))\n");
         second.awaitOutput("second-7");
-        JsonNode view = view(terminal);
+        // the view follows the events: wait for the second attachment's
+        JsonNode view = await(() -> view(terminal), found -> found.get("attachments").asInt() >= 2, "the second attachment in the view");
         assertThat(view.get("attachments").asInt()).isEqualTo(2);
         assertThat(view.get("attached").asBoolean()).isTrue();
         second.abort();
@@ -159,6 +166,28 @@ class TerminalHttpTest extends ApiTest {
         assertError(owner.post("/api/v1/instances/{i}/terminal-sessions", instance).bodyValue(Map.of("resumeTerminalId", terminal))
                 .exchange(), 409, "conflict", "");
         assertError(owner.post("/api/v1/instances/{i}/terminal-sessions", instance).bodyValue(Map.of()).exchange(), 409, "conflict", "");
+    }
+
+    @Test
+    void stoppingTheInstanceEndsTerminalsTheViewHasNotSeenYet() {
+        StreamingEventProcessor view = processing.eventProcessor(TerminalProjection.GROUP, StreamingEventProcessor.class).orElseThrow();
+        view.shutdownAsync().join();
+        JsonNode created;
+        Socket shell;
+        try {
+            created = open(Map.of());
+            shell = attach(created);
+            shell.type("echo behind-$((2+2))\n");
+            shell.awaitOutput("behind-4");
+            body(owner.post("/api/v1/instances/{i}/stop", instance).exchange(), 200);
+            assertThat(shell.closed().code()).isEqualTo(1001);
+            assertThat(shell.closed().reason()).startsWith("instance_stopped");
+        } finally {
+            view.start();
+        }
+        String terminal = created.get("terminal_id").asString();
+        JsonNode ended = await(() -> view(terminal), found -> found.get("status").asString().equals("ended"), "the terminal's end");
+        assertThat(ended.get("end_reason").asString()).isEqualTo("instance_stopped");
     }
 
     @Test

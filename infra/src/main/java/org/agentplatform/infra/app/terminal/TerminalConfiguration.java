@@ -12,6 +12,8 @@ import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.terminal.TerminalProjection;
 import org.agentplatform.query.terminal.TerminalReads;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.ConfigurerModule;
+import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -32,8 +34,18 @@ public class TerminalConfiguration {
     }
 
     @Bean
-    TerminalLifecycle terminalLifecycle(TerminalHost terminalHost, CommandGateway commands, ExecutorService processExecutor) {
-        return new TerminalLifecycle(terminalHost, commands, processExecutor);
+    TerminalLifecycle terminalLifecycle(TerminalHost terminalHost, JdbcTemplate jdbc, CommandGateway commands, ExecutorService processExecutor) {
+        return new TerminalLifecycle(terminalHost, new JdbcOpenTerminals(jdbc), commands, processExecutor);
+    }
+
+    /** The lifecycle's events in order per instance (its terminals' events with the instance's), as it needs them. */
+    @Bean
+    ConfigurerModule terminalLifecyclePerInstance() {
+        SequentialPerAggregatePolicy perAggregate = SequentialPerAggregatePolicy.instance();
+        return configurer -> configurer.eventProcessing().registerSequencingPolicy(TerminalLifecycle.GROUP, config -> event -> {
+            Object instance = TerminalLifecycle.sequence(event.getPayload());
+            return instance != null ? instance : perAggregate.getSequenceIdentifierFor(event);
+        });
     }
 
     @Bean

@@ -9,10 +9,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -25,7 +23,6 @@ import org.agentplatform.kernel.terminal.TerminalEnd;
 import org.agentplatform.kernel.terminal.TerminalId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The local provider's terminals: each a real shell on a PTY on this host, run as the service's user in its instance's
@@ -38,7 +35,6 @@ public final class LocalTerminals implements Terminals, TerminalHost, AutoClosea
     private static final String PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
     private static final int ENDED_REMEMBERED = 10_000;
 
-    private final JdbcTemplate jdbc;
     private final Path instancesDir;
     private final String shell;
     private final int scrollback;
@@ -58,8 +54,7 @@ public final class LocalTerminals implements Terminals, TerminalHost, AutoClosea
      * @param scrollback how many bytes of recent output a new connection sees first
      * @param reports    where a shell's exit is sent as a command
      */
-    public LocalTerminals(JdbcTemplate jdbc, Path dataDir, String shell, int scrollback, Consumer<Object> reports) {
-        this.jdbc = jdbc;
+    public LocalTerminals(Path dataDir, String shell, int scrollback, Consumer<Object> reports) {
         this.instancesDir = dataDir.toAbsolutePath().resolve("instances");
         this.shell = shell == null || shell.isBlank() ? loginShell() : shell;
         this.scrollback = scrollback;
@@ -98,12 +93,6 @@ public final class LocalTerminals implements Terminals, TerminalHost, AutoClosea
         } else {
             pty.end(new Closing(reason == TerminalEnd.CLOSED ? 1000 : 1001, reason.wireName() + ": the terminal ended"));
         }
-    }
-
-    @Override
-    public List<TerminalId> openOn(InstanceId instance) {
-        return jdbc.queryForList("SELECT id FROM terminal_view WHERE instance_id = ? AND status = 'open'", UUID.class, instance.value())
-                .stream().map(TerminalId::new).toList();
     }
 
     @Override
