@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.agentplatform.infra.adapter.identity.FirstStart;
 import org.agentplatform.infra.cli.UsersCommandAccess;
+import org.agentplatform.infra.support.OpenApiResponses;
 import org.agentplatform.infra.support.StandaloneService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -132,7 +133,7 @@ class SingleNodeLifecycleTest {
 
     private static WebTestClient client(ConfigurableApplicationContext service) {
         String port = service.getEnvironment().getProperty("local.server.port");
-        return WebTestClient.bindToServer().baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(30)).build();
+        return WebTestClient.bindToServer().filter(OpenApiResponses.validating()).baseUrl("http://localhost:" + port).responseTimeout(Duration.ofSeconds(30)).build();
     }
 
     private static WebTestClient.ResponseSpec providers(WebTestClient http, String key) {

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.query.agent.AgentRecord;
+import org.jspecify.annotations.Nullable;
 
 /** The wire shape of a platform agent; {@code owned} tells the caller whether it is theirs. */
 record AgentView(
@@ -15,12 +16,12 @@ record AgentView(
         String visibility,
         @JsonProperty("mcp_enabled") boolean mcpEnabled,
         boolean owned,
-        @JsonProperty("template_id") String templateId,
+        @JsonProperty("template_id") @Nullable String templateId,
         List<SkillView> skills,
         @JsonProperty("created_at") Instant createdAt,
         @JsonProperty("updated_at") Instant updatedAt) {
 
-    record SkillView(String name, String version, boolean enabled) {
+    record SkillView(String name, @Nullable String version, boolean enabled) {
     }
 
     static AgentView of(AgentRecord agent, OwnerId caller) {

@@ -1,6 +1,9 @@
 package org.agentplatform.api.agent;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashSet;
@@ -12,6 +15,7 @@ import java.util.regex.Pattern;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.file.FileStore;
+import org.agentplatform.api.openapi.OpenApiConfiguration;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.agent.AgentId;
@@ -53,6 +57,9 @@ final class SkillRoutes {
     }
 
     @PostMapping(path = "/api/v1/agents/{agentId}/skills", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiResponse(responseCode = "200", description = "OK", useReturnTypeSchema = true)
+    @ApiResponse(responseCode = "502", description = "Some runtime writes failed (the applied ones stay in effect)",
+            content = @Content(schema = @Schema(ref = OpenApiConfiguration.HARNESS_ERROR)))
     Mono<ResponseEntity<Object>> install(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @RequestBody SkillInstall request, ServerWebExchange exchange) {
         AgentId agent = AgentAccess.parse(agentId);
@@ -81,6 +88,9 @@ final class SkillRoutes {
     }
 
     @PatchMapping(path = "/api/v1/agents/{agentId}/skills/{name}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiResponse(responseCode = "200", description = "OK", useReturnTypeSchema = true)
+    @ApiResponse(responseCode = "502", description = "Some runtime writes failed (the applied ones stay in effect)",
+            content = @Content(schema = @Schema(ref = OpenApiConfiguration.HARNESS_ERROR)))
     Mono<ResponseEntity<Object>> toggle(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String name, @RequestBody SkillToggle request, ServerWebExchange exchange) {
         AgentId agent = AgentAccess.parse(agentId);
@@ -93,6 +103,9 @@ final class SkillRoutes {
     }
 
     @DeleteMapping("/api/v1/agents/{agentId}/skills/{name}")
+    @ApiResponse(responseCode = "200", description = "OK", useReturnTypeSchema = true)
+    @ApiResponse(responseCode = "502", description = "Some runtime writes failed (the applied ones stay in effect)",
+            content = @Content(schema = @Schema(ref = OpenApiConfiguration.HARNESS_ERROR)))
     Mono<ResponseEntity<Object>> uninstall(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String name, ServerWebExchange exchange) {
         AgentId agent = AgentAccess.parse(agentId);
@@ -103,6 +116,9 @@ final class SkillRoutes {
     }
 
     @PostMapping(path = "/api/v1/agents/{agentId}/template", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @ApiResponse(responseCode = "200", description = "OK", useReturnTypeSchema = true)
+    @ApiResponse(responseCode = "502", description = "Some runtime writes failed (the applied ones stay in effect)",
+            content = @Content(schema = @Schema(ref = OpenApiConfiguration.HARNESS_ERROR)))
     Mono<ResponseEntity<Object>> applyTemplate(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @RequestBody TemplateRequest request, ServerWebExchange exchange) {
         AgentId agent = AgentAccess.parse(agentId);
@@ -113,6 +129,9 @@ final class SkillRoutes {
     }
 
     @GetMapping("/api/v1/agents/{agentId}/models")
+    @ApiResponse(responseCode = "200", description = "OK", useReturnTypeSchema = true)
+    @ApiResponse(responseCode = "502", description = "Some runtime writes failed (the applied ones stay in effect)",
+            content = @Content(schema = @Schema(ref = OpenApiConfiguration.HARNESS_ERROR)))
     Mono<ResponseEntity<Object>> models(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             ServerWebExchange exchange) {
         AgentId agent = AgentAccess.parse(agentId);

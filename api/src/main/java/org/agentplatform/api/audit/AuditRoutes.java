@@ -1,5 +1,7 @@
 package org.agentplatform.api.audit;
 
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -69,6 +71,8 @@ final class AuditRoutes {
 
     /** Every event of the caller that occurred in [{@code since}, {@code until}) (RFC 3339; either may be absent), one JSON per line. */
     @GetMapping("/api/v1/audit/export")
+    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "One JSON audit entry a line (NDJSON)",
+            content = @Content(mediaType = "application/x-ndjson", schema = @Schema(type = "string")))
     ResponseEntity<Flux<DataBuffer>> export(@AuthenticationPrincipal Caller caller, @RequestParam(required = false) String since,
             @RequestParam(required = false) String until) {
         Instant from = QueryParams.instant("since", since);

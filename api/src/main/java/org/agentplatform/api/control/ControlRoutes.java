@@ -1,5 +1,8 @@
 package org.agentplatform.api.control;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -72,6 +75,10 @@ final class ControlRoutes {
     }
 
     @PostMapping("/api/v1/instances/{instanceId}/{surface:computer|mobile}/screenshot")
+    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200",
+            description = "The screen as JSON (the PNG in base64), or the PNG itself when `Accept` names image/png", content = {
+                    @Content(mediaType = "application/json", schema = @Schema(implementation = ScreenshotAnswer.class)),
+                    @Content(mediaType = "image/png", schema = @Schema(type = "string", format = "binary"))})
     Mono<ResponseEntity<?>> screenshot(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
             @PathVariable String surface, ServerWebExchange exchange) {
         ControlSurface drives = ControlSurface.fromWireName(surface).orElseThrow();
@@ -82,8 +89,19 @@ final class ControlRoutes {
                 .onErrorMap(Devices.DeviceFailure.class, ControlRoutes::refusal)
                 .map(shot -> png
                         ? ResponseEntity.ok().contentType(MediaType.IMAGE_PNG).body(shot.png())
-                        : ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(ApiResponse.of(Map.of("format", "png",
-                                "width", shot.width(), "height", shot.height(), "data_b64", Base64.getEncoder().encodeToString(shot.png())))));
+                        : ResponseEntity.ok().contentType(MediaType.APPLICATION_JSON).body(new ScreenshotAnswer(true, new ScreenshotView("png",
+                                shot.width(), shot.height(), Base64.getEncoder().encodeToString(shot.png())))));
+    }
+
+    /** A screenshot as JSON. */
+    record ScreenshotView(String format, int width, int height, @JsonProperty("data_b64") String dataB64) {
+    }
+
+    /**
+     * The success envelope of a screenshot: the route answers two media types, so its signature cannot name this body
+     * and the document takes it from here.
+     */
+    record ScreenshotAnswer(boolean success, ScreenshotView data) {
     }
 
     @PostMapping("/api/v1/instances/{instanceId}/{surface:computer|mobile}/{action}")

@@ -34,6 +34,7 @@ import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.conversation.ConversationReads;
 import org.agentplatform.query.conversation.ConversationRecord;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -156,14 +157,14 @@ final class ConversationRoutes {
 
     /** The conversation's log: every row after {@code since}; streaming chunks only with {@code include_deltas=true}. */
     @GetMapping("/api/v1/agents/{agentId}/conversations/{convId}/messages")
-    Mono<ApiResponse<MessageLog>> messages(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+    Mono<ApiResponse<ConversationMessageLog>> messages(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String convId, @RequestParam(required = false) String since,
             @RequestParam(name = "include_deltas", required = false) String includeDeltas, @RequestParam(required = false) String limit) {
         LogPages.Query query = LogPages.Query.of(since, includeDeltas, limit);
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
                 .flatMap(conversation -> LogPages.page(query, conversations.log(conversation.id(), query.since(), query.deltas(),
                                 query.limit()), ConversationView::entry, conversations.find(conversation.id()).map(ConversationRecord::lastOffset))
-                        .map(page -> new MessageLog(conversation.id().toString(), page.rows(), page.latestOffset(), page.nextSince(),
+                        .map(page -> new ConversationMessageLog(conversation.id().toString(), page.rows(), page.latestOffset(), page.nextSince(),
                                 page.hasMore())))
                 .map(ApiResponse::of);
     }
@@ -209,7 +210,7 @@ final class ConversationRoutes {
     }
 
     /** A page of conversations; {@code next_cursor} is null on the last page. */
-    record ConversationList(List<ConversationView> conversations, @JsonProperty("next_cursor") String nextCursor) {
+    record ConversationList(List<ConversationView> conversations, @JsonProperty("next_cursor") @Nullable String nextCursor) {
     }
 
     /** The answer to a message: its id and the cursor to read or stream the conversation from (no offset: it has none yet). */
@@ -217,7 +218,7 @@ final class ConversationRoutes {
     }
 
     /** A page of a conversation's log; {@code latest_offset} is the log's true maximum, {@code next_since} the cursor for the next page. */
-    record MessageLog(
+    record ConversationMessageLog(
             @JsonProperty("conversation_id") String conversationId,
             List<EntryView> messages,
             @JsonProperty("latest_offset") long latestOffset,

@@ -8,6 +8,7 @@ import org.agentplatform.kernel.conversation.ConversationId;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.conversation.ConversationProjection;
 import org.agentplatform.query.conversation.ConversationRecord;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The wire shape of a conversation: {@code status} {@code open} or {@code closed}; {@code turn} its latest turn
@@ -19,17 +20,17 @@ record ConversationView(
         @JsonProperty("agent_id") String agentId,
         @JsonProperty("context_id") String contextId,
         String status,
-        String title,
+        @Nullable String title,
         int turn,
-        @JsonProperty("turn_status") String turnStatus,
+        @JsonProperty("turn_status") @Nullable String turnStatus,
         int messages,
-        String text,
-        ErrorView error,
+        @Nullable String text,
+        @Nullable ErrorView error,
         @JsonProperty("latest_offset") long latestOffset,
         @JsonProperty("created_at") Instant createdAt,
         @JsonProperty("updated_at") Instant updatedAt) {
 
-    record ErrorView(String code, String message) {
+    record ErrorView(@Nullable String code, String message) {
     }
 
     static ConversationView of(ConversationRecord conversation) {

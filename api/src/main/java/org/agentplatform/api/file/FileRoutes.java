@@ -8,6 +8,7 @@ import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
@@ -90,6 +91,6 @@ final class FileRoutes {
             @JsonProperty("content_type") String contentType,
             @JsonProperty("size_bytes") long sizeBytes,
             String sha256,
-            String filename) {
+            @Nullable String filename) {
     }
 }

@@ -1,5 +1,7 @@
 package org.agentplatform.api.file;
 
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Map;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.ApiResponse;
@@ -44,6 +46,9 @@ final class ObjectRoutes {
     }
 
     @GetMapping(PATH)
+    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200",
+            description = "The object's bytes, with the Content-Type it was uploaded with, its length and its sha256 as ETag",
+            content = @Content(mediaType = "*/*", schema = @Schema(type = "string", format = "binary")))
     Mono<ResponseEntity<Flux<DataBuffer>>> download(@PathVariable String fileId, @RequestParam(required = false) String expires,
             @RequestParam(required = false) String signature) {
         return objects.serve(fileId, expires, signature).map(download -> {

@@ -17,6 +17,7 @@ import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.agent.AgentRecord;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -118,7 +119,7 @@ final class AgentKeyRoutes {
             String name,
             @JsonProperty("key_prefix") String keyPrefix,
             @JsonProperty("created_at") Instant createdAt,
-            @JsonProperty("revoked_at") Instant revokedAt) {
+            @JsonProperty("revoked_at") @Nullable Instant revokedAt) {
 
         static AgentKeyView of(AgentKeyRecord key) {
             return new AgentKeyView(key.id().toString(), key.agentId().toString(), key.name(), key.keyPrefix(), key.createdAt(),

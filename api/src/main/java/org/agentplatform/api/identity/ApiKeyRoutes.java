@@ -15,6 +15,7 @@ import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.kernel.identity.ApiKeyId;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -95,7 +96,7 @@ final class ApiKeyRoutes {
             String key,
             @JsonProperty("key_prefix") String keyPrefix,
             @JsonProperty("rate_limit_per_minute") int rateLimitPerMinute,
-            @JsonProperty("expires_at") Instant expiresAt,
+            @JsonProperty("expires_at") @Nullable Instant expiresAt,
             @JsonProperty("created_at") Instant createdAt) {
 
         static CreatedKey of(ApiKeyRecord stored, ApiKeySecret secret) {
@@ -114,9 +115,9 @@ final class ApiKeyRoutes {
             String name,
             @JsonProperty("key_prefix") String keyPrefix,
             @JsonProperty("rate_limit_per_minute") int rateLimitPerMinute,
-            @JsonProperty("expires_at") Instant expiresAt,
+            @JsonProperty("expires_at") @Nullable Instant expiresAt,
             @JsonProperty("created_at") Instant createdAt,
-            @JsonProperty("revoked_at") Instant revokedAt) {
+            @JsonProperty("revoked_at") @Nullable Instant revokedAt) {
 
         static KeyView of(ApiKeyRecord key) {
             return new KeyView(key.id().toString(), key.name(), key.keyPrefix(), key.rateLimitPerMinute(),

@@ -1,6 +1,8 @@
 package org.agentplatform.api.identity;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.agentplatform.api.auth.AuthenticationFailure;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.openapi.OpenApiConfiguration;
 import org.agentplatform.api.quota.KeyQuotas;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
@@ -61,6 +64,10 @@ final class AuthRoutes {
     }
 
     @PostMapping(path = "/api/v1/auth/login", consumes = MediaType.APPLICATION_JSON_VALUE)
+    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "OK", useReturnTypeSchema = true)
+    @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "422",
+            description = "The error envelope, `login_rejected`: the email or password is wrong",
+            content = @Content(schema = @Schema(ref = OpenApiConfiguration.ERROR_RESPONSE)))
     Mono<ApiResponse<LoginResponse>> login(@RequestBody LoginRequest request, ServerWebExchange exchange) {
         String email = Validate.text("email", request.email(), 3, 320);
         String password = Validate.text("password", request.password(), 1, 1024);

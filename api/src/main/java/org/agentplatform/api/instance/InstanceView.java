@@ -3,6 +3,7 @@ package org.agentplatform.api.instance;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import org.agentplatform.query.instance.InstanceRecord;
+import org.jspecify.annotations.Nullable;
 
 /** The wire shape of an instance. */
 record InstanceView(
@@ -13,7 +14,7 @@ record InstanceView(
         String kind,
         String status,
         @JsonProperty("runtime_epoch") long runtimeEpoch,
-        @JsonProperty("failure_reason") String failureReason,
+        @JsonProperty("failure_reason") @Nullable String failureReason,
         @JsonProperty("created_at") Instant createdAt,
         @JsonProperty("updated_at") Instant updatedAt) {
 

@@ -10,6 +10,7 @@ import io.swagger.v3.oas.models.media.Content;
 import io.swagger.v3.oas.models.media.MediaType;
 import io.swagger.v3.oas.models.media.Schema;
 import io.swagger.v3.oas.models.parameters.Parameter;
+import io.swagger.v3.oas.models.parameters.RequestBody;
 import io.swagger.v3.oas.models.responses.ApiResponse;
 import io.swagger.v3.oas.models.responses.ApiResponses;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
@@ -25,6 +26,7 @@ import java.util.TreeSet;
 import org.agentplatform.api.terminal.TerminalSocket;
 import org.agentplatform.api.web.PublicPaths;
 import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.operation.RuntimeMethod;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springdoc.core.customizers.OperationCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -43,6 +45,12 @@ public class OpenApiConfiguration {
     public static final String DOCUMENT = "/api/v1/openapi";
     static final String BEARER = "bearerAuth";
     static final String ERROR = "ErrorResponse";
+    /** The error envelope, for a route's {@code @ApiResponse} of a status the document does not give every operation. */
+    public static final String ERROR_RESPONSE = "#/components/schemas/" + ERROR;
+    /** The contract's harness error body (502 of the agent writes through the runtime), for a route's {@code @ApiResponse}. */
+    public static final String HARNESS_ERROR = "#/components/schemas/HarnessError";
+    /** The contract's flat 409 bodies of operation cancel and events (or the envelope for other conflicts). */
+    public static final String OPERATION_CONFLICT = "#/components/schemas/OperationConflict";
     private static final Map<String, String> TAGS = Map.ofEntries(
             Map.entry("agent", "Platform agents: read, visibility, MCP"),
             Map.entry("agentKey", "Agent API keys (bak_), at most three active per agent"),
@@ -65,6 +73,13 @@ public class OpenApiConfiguration {
             Map.entry("terminal", "Terminal sessions: single-use tickets and the WebSocket"),
             Map.entry("webhook", "Task webhooks and their deliveries"));
     private static final List<Integer> ERROR_STATUSES = List.of(400, 401, 403, 404, 409, 413, 429, 500, 503, 504);
+    /** The {@code default} response: the refusals any route may answer before it is reached (405, 406, 414, 431). */
+    private static final String HTTP_LEVEL = "The error envelope for a refusal at the HTTP level: " + String.join(", ",
+            Arrays.stream(ErrorCode.values()).filter(code -> !ERROR_STATUSES.contains(code.httpStatus()) && code.httpStatus() != 415
+                    && code.httpStatus() != 422).map(code -> code.httpStatus() + " " + code.wireName()).toList());
+
+    /** Which response fields are always present and which may be null, from the routes' own record types. */
+    private final ResponseFields responseFields = new ResponseFields();
 
     @Bean
     OpenAPI platformOpenApi() {
@@ -88,6 +103,7 @@ public class OpenApiConfiguration {
     @Bean
     OperationCustomizer platformOperations() {
         return (operation, handler) -> {
+            responseFields.collect(handler);
             String area = handler.getBeanType().getSimpleName().replaceAll("(Routes|Controller)$", "");
             String tag = Character.toLowerCase(area.charAt(0)) + area.substring(1);
             String method = handler.getMethod().getName();
@@ -107,7 +123,9 @@ public class OpenApiConfiguration {
     @Bean
     OpenApiCustomizer platformDocument() {
         return document -> {
-            document.getComponents().addSchemas(ERROR, errorResponse()).addSchemas("Error", error());
+            responseFields.apply(document);
+            document.getComponents().addSchemas(ERROR, errorResponse()).addSchemas("Error", error())
+                    .addSchemas("HarnessError", harnessError()).addSchemas("OperationConflict", operationConflict());
             document.getPaths().put(TerminalSocket.PATTERN, terminalSocket());
             Set<String> tags = new TreeSet<>();
             document.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((verb, operation) -> {
@@ -116,6 +134,9 @@ public class OpenApiConfiguration {
                 }
                 if (path.endsWith("/events") && !path.startsWith("/api/v1/audit")) {
                     eventStream(operation);
+                }
+                if (path.endsWith("/methods")) {
+                    jsonRpc(document.getComponents(), operation);
                 }
                 if (operation.getParameters() != null) {
                     operation.getParameters().stream().filter(parameter -> "surface".equals(parameter.getName()))
@@ -128,6 +149,8 @@ public class OpenApiConfiguration {
                 }
             }));
             document.setTags(tags.stream().map(name -> new Tag().name(name).description(TAGS.getOrDefault(name, name))).toList());
+            // the routes that write bytes (streams, exports, objects) say so above; Spring's buffer type is nothing on the wire
+            document.getComponents().getSchemas().remove("DataBuffer");
         };
     }
 
@@ -145,13 +168,27 @@ public class OpenApiConfiguration {
         return area.replaceAll("([a-z0-9])([A-Z])", "$1 $2") + ": " + words;
     }
 
+    /**
+     * The error envelope on every operation's usual statuses, 415 where a body is read, and on any error status a route
+     * declares itself ({@code 422} of login) that has no body yet.
+     */
     private static void errors(Operation operation) {
         ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
         for (int status : ERROR_STATUSES) {
-            responses.computeIfAbsent(Integer.toString(status), code -> new ApiResponse().description(describe(status))
-                    .content(new Content().addMediaType("application/json", new MediaType().schema(ref(ERROR)))));
+            responses.computeIfAbsent(Integer.toString(status), code -> envelope(describe(status)));
         }
+        if (operation.getRequestBody() != null) {
+            responses.computeIfAbsent("415", code -> envelope(describe(415)));
+        }
+        responses.computeIfAbsent("default", code -> envelope(HTTP_LEVEL));
+        responses.replaceAll((code, response) -> code.matches("[45]\\d\\d") && response.getContent() == null
+                ? envelope(response.getDescription()) : response);
         operation.setResponses(responses);
+    }
+
+    private static ApiResponse envelope(String description) {
+        return new ApiResponse().description(description)
+                .content(new Content().addMediaType("application/json", new MediaType().schema(ref(ERROR))));
     }
 
     private static String describe(int status) {
@@ -172,6 +209,57 @@ public class OpenApiConfiguration {
                 heartbeats; the stream ends after `done` once the resource is finished.""")
                 .content(new Content().addMediaType("text/event-stream", new MediaType().schema(schema("string", null)))));
         responses.put("204", new ApiResponse().description("Resumed at or past the finished stream's last event: nothing more will come"));
+        operation.setResponses(responses);
+    }
+
+    /**
+     * {@code POST .../methods} reads its body itself (malformed JSON is a JSON-RPC parse error, not the envelope), so
+     * the route's signature says only "a string"; the document says what goes over the wire: a JSON-RPC 2.0 request,
+     * HTTP 202 with the queued operation as {@code result}, HTTP 400 with a JSON-RPC error (or the envelope for a bad
+     * {@code deadline_ms} or unstorable text).
+     */
+    private static void jsonRpc(Components components, Operation operation) {
+        Schema<Object> anyId = new Schema<>();
+        anyId.setSpecVersion(SpecVersion.V31);
+        anyId.setDescription("any JSON value; the answer echoes it as sent (null when absent)");
+        Schema<Object> request = schema("object", "A JSON-RPC 2.0 call of a runtime method");
+        request.addProperty("jsonrpc", enumerated("always 2.0", List.of("2.0")));
+        request.addProperty("id", anyId);
+        request.addProperty("method", schema("string", "one of: " + String.join(", ",
+                Arrays.stream(RuntimeMethod.values()).map(RuntimeMethod::wireName).toList()) + "; any other answers -32011"));
+        request.addProperty("params", schema("object", "the method's parameters"));
+        request.setRequired(List.of("jsonrpc", "method"));
+        Schema<Object> result = schema("object", "The call is queued: the runtime operation's snapshot");
+        result.addProperty("jsonrpc", enumerated("always 2.0", List.of("2.0")));
+        result.addProperty("id", anyId);
+        result.addProperty("result", ref("OperationSnapshot"));
+        result.setRequired(List.of("jsonrpc", "id", "result"));
+        Schema<Object> anyData = new Schema<>();
+        anyData.setSpecVersion(SpecVersion.V31);
+        anyData.setDescription("what was wrong (a reason, the unknown method and the supported ones), or null");
+        Schema<Object> error = schema("object", null);
+        error.addProperty("code", schema("integer", "-32700 parse error, -32600 invalid request, -32602 invalid params, "
+                + "-32011 METHOD_NOT_SUPPORTED"));
+        error.addProperty("message", schema("string", null));
+        error.addProperty("data", anyData);
+        error.setRequired(List.of("code", "message"));
+        Schema<Object> failure = schema("object", "A JSON-RPC 2.0 error answer");
+        failure.addProperty("jsonrpc", enumerated("always 2.0", List.of("2.0")));
+        failure.addProperty("id", anyId);
+        failure.addProperty("error", error);
+        failure.setRequired(List.of("jsonrpc", "id", "error"));
+        components.addSchemas("JsonRpcRequest", request).addSchemas("JsonRpcResult", result).addSchemas("JsonRpcError", failure);
+        operation.setRequestBody(new RequestBody().required(true)
+                .content(new Content().addMediaType("application/json", new MediaType().schema(ref("JsonRpcRequest")))));
+        Schema<Object> either = new Schema<>();
+        either.setSpecVersion(SpecVersion.V31);
+        either.setAnyOf(List.of(ref("JsonRpcError"), ref(ERROR)));
+        ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
+        responses.remove("200");
+        responses.put("202", new ApiResponse().description("Queued: the runtime operation's snapshot as the JSON-RPC result")
+                .content(new Content().addMediaType("application/json", new MediaType().schema(ref("JsonRpcResult")))));
+        responses.put("400", new ApiResponse().description("A JSON-RPC error; the error envelope for a bad `deadline_ms` or unstorable text")
+                .content(new Content().addMediaType("application/json", new MediaType().schema(either))));
         operation.setResponses(responses);
     }
 
@@ -219,6 +307,42 @@ public class OpenApiConfiguration {
         error.addProperty("metadata", metadata);
         error.setRequired(List.of("code", "message"));
         return error;
+    }
+
+    private static Schema<Object> harnessError() {
+        Schema<Object> item = schema("object", "one runtime write: what it was and how it ended");
+        item.addProperty("kind", schema("string", "the runtime method"));
+        item.addProperty("name", schema("string", "the skill, template or resource written"));
+        item.addProperty("status", schema("string", "failed, unknown, or as the runtime reports it"));
+        item.addProperty("code", schema("string", null));
+        item.addProperty("message", schema("string", null));
+        Schema<Object> operations = schema("array", null);
+        operations.setItems(item);
+        Schema<Object> error = schema("object", null);
+        error.addProperty("code", enumerated("always harness_error", List.of("harness_error")));
+        error.addProperty("message", schema("string", null));
+        error.addProperty("operations", operations);
+        error.setRequired(List.of("code", "message", "operations"));
+        Schema<Object> body = schema("object", "Some runtime writes failed; the applied ones stay in effect (no `success` field)");
+        body.addProperty("error", error);
+        body.setRequired(List.of("error"));
+        return body;
+    }
+
+    private static Schema<Object> operationConflict() {
+        Schema<Object> flat = schema("object", "OPERATION_NOT_CANCELLABLE on cancel; OPERATION_CURSOR_AHEAD (with cursor and"
+                + " lastSequence) on events");
+        flat.addProperty("code", enumerated(null, List.of("OPERATION_NOT_CANCELLABLE", "OPERATION_CURSOR_AHEAD")));
+        flat.addProperty("operationId", uuid());
+        flat.addProperty("cursor", schema("string", "the requested cursor (OPERATION_CURSOR_AHEAD)"));
+        flat.addProperty("lastSequence", schema("string", "the operation's last sequence (OPERATION_CURSOR_AHEAD)"));
+        flat.addProperty("httpStatus", schema("integer", "always 409"));
+        flat.setRequired(List.of("code", "operationId", "httpStatus"));
+        Schema<Object> either = new Schema<>();
+        either.setSpecVersion(SpecVersion.V31);
+        either.setDescription("The contract's flat 409 body, or the error envelope for other conflicts");
+        either.setAnyOf(List.of(flat, ref(ERROR)));
+        return either;
     }
 
     private static Schema<Object> ref(String name) {

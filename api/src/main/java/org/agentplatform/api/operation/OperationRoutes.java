@@ -1,5 +1,8 @@
 package org.agentplatform.api.operation;
 
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -7,6 +10,7 @@ import org.agentplatform.api.audit.AsOf;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.openapi.OpenApiConfiguration;
 import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.api.web.StreamResume;
@@ -71,6 +75,9 @@ final class OperationRoutes {
     }
 
     @PostMapping("/api/v1/instances/{instanceId}/operations/{operationId}/cancel")
+    @ApiResponse(responseCode = "200", description = "OK", useReturnTypeSchema = true)
+    @ApiResponse(responseCode = "409", description = "The operation is not cancellable (the contract's flat body)",
+            content = @Content(schema = @Schema(ref = OpenApiConfiguration.OPERATION_CONFLICT)))
     Mono<ResponseEntity<Map<String, Object>>> cancel(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
             @PathVariable String operationId, @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
             ServerWebExchange exchange) {
@@ -89,6 +96,8 @@ final class OperationRoutes {
     }
 
     @GetMapping("/api/v1/instances/{instanceId}/operations/{operationId}/events")
+    @ApiResponse(responseCode = "409", description = "The resume cursor is past the operation's last event (the contract's flat body)",
+            content = @Content(schema = @Schema(ref = OpenApiConfiguration.OPERATION_CONFLICT)))
     Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
             @PathVariable String operationId, @RequestHeader(name = StreamResume.HEADER, required = false) String lastEventId) {
         long cursor = StreamResume.afterSequence(lastEventId);

@@ -3,6 +3,7 @@ package org.agentplatform.api.operation;
 import java.util.Map;
 import org.agentplatform.kernel.operation.OperationStatus;
 import org.agentplatform.query.operation.OperationRecord;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The runtime operation snapshot on the wire: every field of the contract's table, camelCase,
@@ -23,10 +24,10 @@ public record OperationSnapshot(
         boolean terminal,
         String cursor,
         Progress progress,
-        Map<String, Object> cancelRequest,
-        Map<String, Object> projection,
-        Object result,
-        Map<String, Object> error) {
+        @Nullable Map<String, Object> cancelRequest,
+        @Nullable Map<String, Object> projection,
+        @Nullable Object result,
+        @Nullable Map<String, Object> error) {
 
     /** Every operation is dispatched through this service. */
     static final String TRANSPORT = "service";

@@ -155,14 +155,14 @@ final class TaskRoutes {
 
     /** The task's log: every row after {@code since}; streaming chunks only with {@code include_deltas=true}. */
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}/messages")
-    Mono<ApiResponse<MessageLog>> messages(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
+    Mono<ApiResponse<TaskMessageLog>> messages(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String taskId, @RequestParam(required = false) String since,
             @RequestParam(name = "include_deltas", required = false) String includeDeltas, @RequestParam(required = false) String limit) {
         LogPages.Query query = LogPages.Query.of(since, includeDeltas, limit);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
                 .flatMap(task -> LogPages.page(query, tasks.log(task.id(), query.since(), query.deltas(), query.limit()), TaskView::entry,
                                 tasks.find(task.id()).map(TaskRecord::lastOffset))
-                        .map(page -> new MessageLog(task.id().toString(), page.rows(), page.latestOffset(), page.nextSince(), page.hasMore())))
+                        .map(page -> new TaskMessageLog(task.id().toString(), page.rows(), page.latestOffset(), page.nextSince(), page.hasMore())))
                 .map(ApiResponse::of);
     }
 
@@ -210,7 +210,7 @@ final class TaskRoutes {
     }
 
     /** A page of a task's log; {@code latest_offset} is the log's true maximum, {@code next_since} the cursor for the next page. */
-    record MessageLog(
+    record TaskMessageLog(
             @JsonProperty("task_id") String taskId,
             List<EntryView> messages,
             @JsonProperty("latest_offset") long latestOffset,

@@ -12,6 +12,7 @@ import org.agentplatform.kernel.task.TaskStatus;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.channel.ChannelReads;
 import org.agentplatform.query.task.TaskRecord;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The wire shape of a task ({@code TaskResponse}). {@code text} is the agent's latest message; {@code error}
@@ -26,10 +27,10 @@ record TaskView(
         String status,
         @JsonProperty("final") boolean isFinal,
         String origin,
-        String text,
+        @Nullable String text,
         @JsonProperty("is_error") boolean isError,
-        ErrorView error,
-        @JsonProperty("deadline_at") Instant deadlineAt,
+        @Nullable ErrorView error,
+        @JsonProperty("deadline_at") @Nullable Instant deadlineAt,
         long offset,
         @JsonProperty("latest_offset") long latestOffset,
         @JsonProperty("created_at") Instant createdAt,
@@ -40,7 +41,7 @@ record TaskView(
     /** The history a single task read shows: at most this many log rows are scanned. */
     static final int SCAN_CAP = 1000;
 
-    record ErrorView(String code, String message) {
+    record ErrorView(@Nullable String code, String message) {
     }
 
     /** A task just created whose snapshot is not readable yet: what the create itself knows, its instants as stored. */

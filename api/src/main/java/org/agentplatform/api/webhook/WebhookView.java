@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import org.agentplatform.query.webhook.DeliveryRecord;
 import org.agentplatform.query.webhook.WebhookRecord;
+import org.jspecify.annotations.Nullable;
 
 /** The wire shapes of a webhook (never its token or secret) and of a delivery row (never its payload). */
 final class WebhookView {
@@ -36,13 +37,13 @@ final class WebhookView {
             @JsonProperty("attempt_num") int attemptNum,
             @JsonProperty("last_response_status") int lastResponseStatus,
             @JsonProperty("last_error") String lastError,
-            @JsonProperty("next_attempt_at") Instant nextAttemptAt,
-            @JsonProperty("last_attempted_at") Instant lastAttemptedAt,
+            @JsonProperty("next_attempt_at") @Nullable Instant nextAttemptAt,
+            @JsonProperty("last_attempted_at") @Nullable Instant lastAttemptedAt,
             @JsonProperty("created_at") Instant createdAt,
-            @JsonProperty("completed_at") Instant completedAt,
-            @JsonProperty("duration_ms") Long durationMs,
-            @JsonProperty("response_snippet") String responseSnippet,
-            @JsonProperty("redelivery_of") String redeliveryOf) {
+            @JsonProperty("completed_at") @Nullable Instant completedAt,
+            @JsonProperty("duration_ms") @Nullable Long durationMs,
+            @JsonProperty("response_snippet") @Nullable String responseSnippet,
+            @JsonProperty("redelivery_of") @Nullable String redeliveryOf) {
 
         /** The row as it was created (pending, no attempt yet), whatever its first attempt has done since. */
         static Delivery asCreated(DeliveryRecord delivery) {

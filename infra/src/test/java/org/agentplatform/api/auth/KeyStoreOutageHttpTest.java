@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import org.agentplatform.infra.adapter.identity.FirstStart;
+import org.agentplatform.infra.support.OpenApiResponses;
 import org.agentplatform.infra.support.PlatformTest;
 import org.agentplatform.infra.support.TestPostgres;
 import org.junit.jupiter.api.Test;
@@ -43,7 +44,7 @@ class KeyStoreOutageHttpTest {
 
     @Test
     void unreachableKeyStoreIsAuthUnavailableAndRecovers() throws Exception {
-        WebTestClient http = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
+        WebTestClient http = WebTestClient.bindToServer().filter(OpenApiResponses.validating()).baseUrl("http://localhost:" + port)
                 .responseTimeout(Duration.ofSeconds(30)).build();
         String first = Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip();
         providers(http, first).expectStatus().isOk();

@@ -80,8 +80,11 @@ public abstract class ApiTest {
     @BeforeEach
     void connect() {
         http = WebTestClient.bindToServer()
+                .filter(OpenApiResponses.validating())
                 .baseUrl("http://localhost:" + port)
                 .responseTimeout(Duration.ofSeconds(30))
+                // the OpenAPI document (as YAML) is over the default 256 KiB a body may buffer
+                .codecs(codecs -> codecs.defaultCodecs().maxInMemorySize(4 * 1024 * 1024))
                 .build();
     }
 

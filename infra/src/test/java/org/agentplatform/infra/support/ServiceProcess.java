@@ -100,7 +100,7 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** A client of this node with {@code token} (another node's first key works on every node of its database). */
     public PlatformClient client(String token) {
-        return new PlatformClient(WebTestClient.bindToServer().baseUrl(baseUrl()).responseTimeout(Duration.ofSeconds(30)).build(), token);
+        return new PlatformClient(WebTestClient.bindToServer().filter(OpenApiResponses.validating()).baseUrl(baseUrl()).responseTimeout(Duration.ofSeconds(30)).build(), token);
     }
 
     /** The key the first start wrote, when this node was the one that made the first owner. */

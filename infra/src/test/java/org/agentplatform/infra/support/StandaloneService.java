@@ -34,7 +34,7 @@ public final class StandaloneService {
     /** The first owner's client of a running service (its key is the one first start wrote). */
     public static PlatformClient client(ConfigurableApplicationContext service, Path dataDir) {
         String port = service.getEnvironment().getProperty("local.server.port");
-        WebTestClient http = WebTestClient.bindToServer().baseUrl("http://localhost:" + port)
+        WebTestClient http = WebTestClient.bindToServer().filter(OpenApiResponses.validating()).baseUrl("http://localhost:" + port)
                 .responseTimeout(Duration.ofSeconds(30)).build();
         try {
             return new PlatformClient(http, Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip());
