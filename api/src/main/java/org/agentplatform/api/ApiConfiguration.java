@@ -69,8 +69,11 @@ import reactor.core.scheduler.Schedulers;
 import tools.jackson.core.util.JsonRecyclerPools;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.cfg.CoercionAction;
+import tools.jackson.databind.cfg.CoercionInputShape;
 import tools.jackson.databind.cfg.EnumFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.LogicalType;
 
 /**
  * The HTTP edge: request ids, body limits, bearer authentication, per-key quotas, strict JSON and the
@@ -108,6 +111,15 @@ public class ApiConfiguration implements WebFluxConfigurer {
                 .enable(EnumFeature.FAIL_ON_NUMBERS_FOR_ENUMS)
                 .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                // a number or a boolean is not text, and a fraction is not an integer: {"message": true}, {"title": 12345}
+                // and {"deadline_ms": 5000.7} are refused with the field, never taken as "true", "12345" or 5000
+                .withCoercionConfig(LogicalType.Textual, strings -> strings.setCoercion(CoercionInputShape.Boolean, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.Integer, CoercionAction.Fail).setCoercion(CoercionInputShape.Float, CoercionAction.Fail))
+                .withCoercionConfig(LogicalType.Integer, integers -> integers.setCoercion(CoercionInputShape.Float, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail).setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
+                .withCoercionConfig(LogicalType.Boolean, booleans -> booleans.setCoercion(CoercionInputShape.Integer, CoercionAction.Fail)
+                        .setCoercion(CoercionInputShape.String, CoercionAction.Fail).setCoercion(CoercionInputShape.EmptyString, CoercionAction.Fail))
+                .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .addModule(StorableStrings.module());
     }
 

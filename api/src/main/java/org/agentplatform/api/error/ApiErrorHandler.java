@@ -133,7 +133,7 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
         if (json instanceof StorableStrings.Unstorable) {
             return StorableText.refusal(path.isEmpty() ? "body" : path);
         }
-        if (json instanceof InvalidFormatException && !path.isEmpty()) {
+        if (json instanceof InvalidFormatException invalid && !path.isEmpty() && !wrongJsonType(invalid)) {
             // the JSON type is right but the value is not (a malformed date, an unknown enum name)
             return ApiException.invalidParam(path, "'" + path + "' is not a valid value");
         }
@@ -144,6 +144,25 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
         return ApiException.invalidBody(path.isEmpty()
                 ? "The request body does not match the expected shape"
                 : "Field '" + path + "' has the wrong type or shape", path);
+    }
+
+    /**
+     * A scalar Jackson would not coerce ({@code ApiConfiguration.strictRequestBodies}): a number or a boolean for text,
+     * text or a fraction for an integer, text or a number for a boolean. The wrong JSON type, like an object for text.
+     */
+    private static boolean wrongJsonType(InvalidFormatException invalid) {
+        Object value = invalid.getValue();
+        Class<?> target = invalid.getTargetType();
+        if (target == null) {
+            return false;
+        }
+        boolean text = CharSequence.class.isAssignableFrom(target);
+        boolean number = Number.class.isAssignableFrom(target) || target == int.class || target == long.class || target == short.class
+                || target == double.class || target == float.class;
+        boolean bool = target == Boolean.class || target == boolean.class;
+        return text && (value instanceof Number || value instanceof Boolean)
+                || (number || bool) && value instanceof String
+                || (number || bool) && value instanceof Number;
     }
 
     private static ApiException payloadTooLarge() {

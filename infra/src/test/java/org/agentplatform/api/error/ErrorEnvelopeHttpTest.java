@@ -70,6 +70,24 @@ class ErrorEnvelopeHttpTest extends ApiTest {
     }
 
     @Test
+    void scalarsAreNeverCoercedToAnotherType() {
+        Map<String, String> wrong = Map.of(
+                "{\"name\": true}", "name",
+                "{\"name\": 12345}", "name",
+                "{\"name\": 1.5}", "name",
+                "{\"name\": \"x\", \"rate_limit_per_minute\": 5.7}", "rate_limit_per_minute",
+                "{\"name\": \"x\", \"rate_limit_per_minute\": \"5\"}", "rate_limit_per_minute",
+                "{\"name\": \"x\", \"rate_limit_per_minute\": \"\"}", "rate_limit_per_minute",
+                "{\"name\": \"x\", \"rate_limit_per_minute\": \"\\u0000\"}", "rate_limit_per_minute");
+        wrong.forEach((body, field) -> {
+            JsonNode error = assertError(postKey(body), 400, "invalid_body", "");
+            assertThat(error.at("/metadata/field").asString()).as(body).isEqualTo(field);
+        });
+        // an integer field takes integers as written: 5.0 is refused like 5.7 (docs/api-conventions.md)
+        assertError(postKey("{\"name\": \"x\", \"rate_limit_per_minute\": 5.0}"), 400, "invalid_body", "");
+    }
+
+    @Test
     void missingRequiredFieldIsMissingParam() {
         assertError(postKey("{}"), 400, "missing_param", "name");
         assertError(postKey("{\"rate_limit_per_minute\": 5}"), 400, "missing_param", "name");
