@@ -132,7 +132,9 @@ public final class OpenApiResponses {
         }
         JsonNode responses = operation.get("responses");
         String code = Integer.toString(status);
-        String key = responses.has(code) ? code : responses.has(code.charAt(0) + "XX") ? code.charAt(0) + "XX" : responses.has("default") ? "default" : null;
+        // the document's default answer is its refusals below the routes: it stands for no success
+        String key = responses.has(code) ? code : responses.has(code.charAt(0) + "XX") ? code.charAt(0) + "XX"
+                : status >= 400 && responses.has("default") ? "default" : null;
         if (key == null) {
             return List.of(call + ": status " + status + " is not documented for " + method.name() + " " + route.get().template());
         }
