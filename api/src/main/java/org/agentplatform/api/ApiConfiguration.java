@@ -26,6 +26,8 @@ import org.agentplatform.api.quota.KeyQuotas;
 import org.agentplatform.api.validation.StorableStrings;
 import org.agentplatform.api.web.BodyLimitFilter;
 import org.agentplatform.api.web.BodyLimits;
+import org.agentplatform.api.web.BrowserOrigins;
+import org.agentplatform.api.web.CorsSettings;
 import org.agentplatform.api.web.HeaderText;
 import org.agentplatform.api.web.MatchedRoutes;
 import org.agentplatform.api.web.OpenStreams;
@@ -60,6 +62,7 @@ import org.springframework.security.web.server.savedrequest.NoOpServerRequestCac
 import org.springframework.security.web.server.util.matcher.NegatedServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatcher;
 import org.springframework.security.web.server.util.matcher.ServerWebExchangeMatchers;
+import org.springframework.web.cors.reactive.CorsWebFilter;
 import org.springframework.web.reactive.config.WebFluxConfigurer;
 import org.springframework.web.reactive.result.method.annotation.RequestMappingHandlerMapping;
 import org.springframework.web.reactive.socket.server.WebSocketService;
@@ -262,14 +265,20 @@ public class ApiConfiguration implements WebFluxConfigurer {
 
     @Bean
     SecurityWebFilterChain apiSecurity(ServerHttpSecurity http, CallerAuthenticationManager callers,
-            ErrorResponseWriter writer) {
+            ErrorResponseWriter writer, CorsSettings cors) {
         AuthenticationWebFilter bearer = new AuthenticationWebFilter(callers);
         bearer.setServerAuthenticationConverter(new BearerTokenConverter());
         bearer.setRequiresAuthenticationMatcher(new NegatedServerWebExchangeMatcher(PUBLIC));
         bearer.setSecurityContextRepository(NoOpServerSecurityContextRepository.getInstance());
         bearer.setAuthenticationFailureHandler((filterExchange, failure) ->
                 writer.write(filterExchange.getExchange(), ApiErrorHandler.translate(failure)));
+        if (!cors.allowedOrigins().isEmpty()) {
+            // a preflight carries no credential: answered before authentication
+            http.addFilterAt(new CorsWebFilter(BrowserOrigins.source(cors.allowedOrigins()), new BrowserOrigins.Processor()),
+                    SecurityWebFiltersOrder.CORS);
+        }
         return http
+                .cors(ServerHttpSecurity.CorsSpec::disable)
                 .csrf(ServerHttpSecurity.CsrfSpec::disable)
                 .httpBasic(ServerHttpSecurity.HttpBasicSpec::disable)
                 .formLogin(ServerHttpSecurity.FormLoginSpec::disable)

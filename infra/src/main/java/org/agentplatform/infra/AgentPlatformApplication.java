@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.Arrays;
 import java.util.concurrent.ThreadFactory;
 import org.agentplatform.api.ApiConfiguration;
+import org.agentplatform.api.web.CorsSettings;
 import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.cli.DeadLettersCommand;
 import org.agentplatform.infra.cli.Help;
@@ -60,6 +61,12 @@ public class AgentPlatformApplication {
     @Bean
     Clock clock() {
         return Clock.systemUTC();
+    }
+
+    /** The browser origins whose pages may call the API. */
+    @Bean
+    CorsSettings corsSettings(PlatformProperties properties) {
+        return new CorsSettings(properties.cors().allowedOrigins());
     }
 
     @Bean

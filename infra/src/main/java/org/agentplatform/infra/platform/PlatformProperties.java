@@ -27,6 +27,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param audit            the audit trail's signed checkpoints
  * @param terminals        terminal sessions (shells on instances)
  * @param events           how the event processors follow the event store
+ * @param cors             the browser origins allowed to call the API ({@code AGENT_PLATFORM_CORS_ALLOWED_ORIGINS}, comma-separated)
  * @param backgroundNiceness how much lower (a Linux nice value, 0-19; 0: not lower) the background threads' priority is than
  *                         the request threads': the event processors, the local runtime's turns, the sweepers
  */
@@ -47,6 +48,7 @@ public record PlatformProperties(
         @DefaultValue Audit audit,
         @DefaultValue Terminals terminals,
         @DefaultValue Events events,
+        @DefaultValue Cors cors,
         @DefaultValue("19") int backgroundNiceness) {
 
     /**
@@ -252,6 +254,13 @@ public record PlatformProperties(
      * it the request answers 503 {@code control_rate_limit_unavailable}).
      */
     public record Control(@DefaultValue("true") boolean realX, @DefaultValue("2s") Duration budgetTimeout) {
+    }
+
+    /**
+     * @param allowedOrigins browser origins ({@code https://app.example.com}, scheme, host and port exactly) whose pages
+     *                       may call the API; none by default
+     */
+    public record Cors(@DefaultValue List<String> allowedOrigins) {
     }
 
     /** @param checkpointInterval how often the head of the audit chain is signed (when it moved) */
