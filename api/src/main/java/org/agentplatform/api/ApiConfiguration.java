@@ -29,6 +29,7 @@ import org.agentplatform.api.web.BodyLimits;
 import org.agentplatform.api.web.BrowserOrigins;
 import org.agentplatform.api.web.CorsSettings;
 import org.agentplatform.api.web.HeaderText;
+import org.agentplatform.api.web.KnownQueryParams;
 import org.agentplatform.api.web.MatchedRoutes;
 import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.api.web.PathFirstRouteMatching;
@@ -181,6 +182,11 @@ public class ApiConfiguration implements WebFluxConfigurer {
     @Bean
     MatchedRoutes matchedRoutes(RequestMappingHandlerMapping requestMappingHandlerMapping) {
         return new MatchedRoutes(requestMappingHandlerMapping);
+    }
+
+    @Bean
+    KnownQueryParams knownQueryParams(MatchedRoutes matchedRoutes, ErrorResponseWriter writer) {
+        return new KnownQueryParams(matchedRoutes, writer);
     }
 
     @Bean

@@ -31,6 +31,10 @@ public final class MatchedRoutes implements HandlerMapping, Ordered {
      * {@link HandlerMapping#BEST_MATCHING_PATTERN_ATTRIBUTE}.
      */
     public Mono<Object> match(ServerWebExchange exchange) {
+        Object matched = exchange.getAttribute(MATCHED_HANDLER);
+        if (matched != null) {
+            return Mono.just(matched);
+        }
         return routes.getHandler(exchange)
                 .doOnNext(handler -> exchange.getAttributes().put(MATCHED_HANDLER, handler))
                 .onErrorResume(noRoute -> Mono.empty());

@@ -88,6 +88,16 @@ class ErrorEnvelopeHttpTest extends ApiTest {
     }
 
     @Test
+    void aQueryParameterTheRouteDoesNotTakeIsInvalidParamNamingIt() {
+        // the inbox's filter is agentId (the contract's name): agent_id was ignored and every task answered
+        JsonNode error = assertError(authorized(http.get().uri("/api/v1/tasks?agent_id=" + java.util.UUID.randomUUID())).exchange(),
+                400, "invalid_param", "agent_id");
+        assertThat(error.at("/message").asString()).contains("agentId");
+        assertError(authorized(http.get().uri("/api/v1/providers?verbose=1")).exchange(), 400, "invalid_param", "verbose");
+        authorized(http.get().uri("/api/v1/tasks?limit=5&agentId=" + java.util.UUID.randomUUID())).exchange().expectStatus().isOk();
+    }
+
+    @Test
     void missingRequiredFieldIsMissingParam() {
         assertError(postKey("{}"), 400, "missing_param", "name");
         assertError(postKey("{\"rate_limit_per_minute\": 5}"), 400, "missing_param", "name");
