@@ -133,6 +133,10 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
         if (json instanceof StorableStrings.Unstorable) {
             return StorableText.refusal(path.isEmpty() ? "body" : path);
         }
+        if (json instanceof InputCoercionException && !path.isEmpty()) {
+            // an integer of the right JSON type beyond what the field holds: a value out of range, like -1 for a limit
+            return ApiException.invalidParam(path, "'" + path + "' is out of range");
+        }
         if (json instanceof InvalidFormatException invalid && !path.isEmpty() && !wrongJsonType(invalid)) {
             // the JSON type is right but the value is not (a malformed date, an unknown enum name)
             return ApiException.invalidParam(path, "'" + path + "' is not a valid value");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import org.agentplatform.api.auth.ApiKeySecret;
 import org.agentplatform.infra.support.ApiTest;
@@ -85,6 +86,20 @@ class ErrorEnvelopeHttpTest extends ApiTest {
         });
         // an integer field takes integers as written: 5.0 is refused like 5.7 (docs/api-conventions.md)
         assertError(postKey("{\"name\": \"x\", \"rate_limit_per_minute\": 5.0}"), 400, "invalid_body", "");
+    }
+
+    @Test
+    void numbersOfAnySizeAreAnsweredNeverA500() {
+        // an integer beyond what the field holds is a value out of range, like one below its minimum
+        assertError(postKey("{\"name\": \"x\", \"rate_limit_per_minute\": 2147483648}"), 400, "invalid_param", "rate_limit_per_minute");
+        assertError(postKey("{\"name\": \"x\", \"rate_limit_per_minute\": 99999999999999999999999}"), 400, "invalid_param", "rate_limit_per_minute");
+        assertError(postKey("{\"name\": \"x\", \"rate_limit_per_minute\": -1}"), 400, "invalid_param", "rate_limit_per_minute");
+        assertError(postKey("{\"name\": \"x\", \"rate_limit_per_minute\": 1e400}"), 400, "invalid_body", "");
+        for (String offset : List.of("9223372036854775807", "9223372036854775808", "99999999999999999999999999", "-1")) {
+            assertThat(authorized(http.get().uri("/api/v1/tasks?since=" + offset)).exchange().returnResult(String.class).getStatus().value())
+                    .as(offset).isIn(200, 400);
+        }
+        assertError(authorized(http.get().uri("/api/v1/tasks?limit=99999999999999999999")).exchange(), 400, "invalid_param", "limit");
     }
 
     @Test
