@@ -44,6 +44,10 @@ public final class WebhookRegistrar {
         if (!isHttpUrl(url)) {
             throw ApiException.invalidParam(at + "url", "'" + at + "url' must be an absolute http:// or https:// URL");
         }
+        if (URI.create(url).getRawUserInfo() != null) {
+            // the URL is stored in the immutable event store and answered back: a password in it would be kept forever
+            throw ApiException.invalidParam(at + "url", "'" + at + "url' must not carry credentials (user:password@); send them as 'token'");
+        }
         String freshSecret = secret == null || secret.isEmpty() ? null : Validate.text(at + "secret", secret, 16, 256);
         String freshToken = token == null || token.isEmpty() ? null : Validate.text(at + "token", token, 1, 4096);
         return new Checked(url, freshSecret, freshToken);
@@ -59,7 +63,7 @@ public final class WebhookRegistrar {
         return plaintext == null ? Mono.just(Optional.empty()) : vault.seal(caller.ownerId(), purpose, plaintext).map(Optional::of);
     }
 
-    /** Only the scheme is validated, as the contract says (and that there is a host to call). */
+    /** The scheme is validated, as the contract says (and that there is a host to call). */
     private static boolean isHttpUrl(String url) {
         try {
             URI parsed = new URI(url);

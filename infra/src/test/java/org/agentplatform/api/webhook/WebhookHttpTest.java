@@ -237,6 +237,14 @@ class WebhookHttpTest extends ApiTest {
         assertError(owner.post("/api/v1/agents/{a}/tasks", agent).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("message", "x", "webhooks", List.of(Map.of("url", "nope")))).exchange(), 400, "invalid_param",
                 "webhooks[0].url");
+        // credentials in the URL would be kept in the event store and answered back: they belong in 'token'
+        JsonNode credentials = assertError(register(task, Map.of("url", "https://user:hunter2@example.com/hook")), 400, "invalid_param", "url");
+        assertThat(credentials.toString()).doesNotContain("hunter2");
+        assertError(register(task, Map.of("url", "https://user@example.com/hook")), 400, "invalid_param", "url");
+        assertError(owner.post("/api/v1/agents/{a}/tasks", agent).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("message", "x", "webhooks", List.of(Map.of("url", "http://a:b@example.com/")))).exchange(), 400, "invalid_param",
+                "webhooks[0].url");
+        assertThat(body(owner.get("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).exchange(), 200).toString()).doesNotContain("hunter2");
         assertError(stranger().post("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("url", "https://example.com/hook")).exchange(), 404, "agent_not_found", "");
     }
