@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A channel's log (a task's or a conversation's) as server-sent events: every row after the cursor in offset
  * order ({@code id:} = offset, {@code event:} = its kind), then, once the channel is over, its closing frames
- * ({@code error}, {@code done}). A cursor older than pruned chunks first gets {@code backfill_truncated}.
+ * ({@code error}, {@code done}, with ids of their own after the last row). A cursor older than pruned chunks first gets {@code backfill_truncated}.
  * Notifications wake the stream and the rows are read; comments keep it alive.
  */
 public final class ChannelStream {
@@ -36,12 +36,33 @@ public final class ChannelStream {
     private final Duration heartbeat;
     private final OpenStreams open;
 
-    /** One frame: {@code id} null for frames that are not rows of the log (backfill_truncated, error, done). */
+    /**
+     * One frame: {@code id} is the row's offset, a closing frame's own ({@link #errorOffset}, {@link #doneOffset}), or null
+     * for {@code backfill_truncated}, which is not part of the log.
+     */
     public record Frame(String id, String event, Map<String, Object> data) {
 
         public static Frame of(String event, Map<String, Object> data) {
             return new Frame(null, event, data);
         }
+
+        public static Frame at(long offset, String event, Map<String, Object> data) {
+            return new Frame(Long.toString(offset), event, data);
+        }
+    }
+
+    /**
+     * The id of the {@code error} closing frame of a channel whose last row is at {@code lastOffset}. The closing frames
+     * take the offsets just after the last row, which no row can take (the event that ends a channel starts no turn, so
+     * its window holds no chunks): a client cut off after the final status resumes from it and still gets them.
+     */
+    public static long errorOffset(long lastOffset) {
+        return lastOffset + 1;
+    }
+
+    /** The id of the {@code done} frame (see {@link #errorOffset}); a resume from it is past the stream's end. */
+    public static long doneOffset(long lastOffset) {
+        return lastOffset + 2;
     }
 
     /**
@@ -142,19 +163,25 @@ public final class ChannelStream {
                         out.add(new Frame(Long.toString(row.offset()), row.kind(), source.data(row)));
                         last.set(row.offset());
                         if (source.ends(row)) {
-                            return Flux.fromIterable(out).concatWith(source.snapshot().flatMapMany(after -> closing(source, after)));
+                            return Flux.fromIterable(out).concatWith(source.snapshot().flatMapMany(after -> closing(source, after, last.get())));
                         }
                     }
                     if (rows.size() == BATCH) {
                         return Flux.fromIterable(out).concatWith(Flux.defer(() -> drain(source, last, firstSnapshot)));
                     }
                     // every row up to the end is at or before the cursor: the stream resumed past it
-                    return source.isOver(before) ? Flux.fromIterable(out).concatWith(closing(source, before)) : Flux.fromIterable(out);
+                    return source.isOver(before) ? Flux.fromIterable(out).concatWith(closing(source, before, last.get())) : Flux.fromIterable(out);
                 }));
     }
 
-    private static <S> Flux<Object> closing(Source<S> source, S snapshot) {
-        List<Object> frames = new ArrayList<>(source.closing(snapshot));
+    /** The closing frames after {@code cursor} (a stream resumed from the {@code error} frame gets {@code done} alone), then the end. */
+    private static <S> Flux<Object> closing(Source<S> source, S snapshot, long cursor) {
+        List<Object> frames = new ArrayList<>();
+        for (Frame frame : source.closing(snapshot)) {
+            if (frame.id() == null || Long.parseLong(frame.id()) > cursor) {
+                frames.add(frame);
+            }
+        }
         frames.add(END);
         return Flux.fromIterable(frames);
     }

@@ -10,6 +10,7 @@ import java.util.UUID;
 import org.agentplatform.api.agent.AgentAccess;
 import org.agentplatform.api.agent.AgentAvailability;
 import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.channel.ChannelStream;
 import org.agentplatform.api.channel.EntryView;
 import org.agentplatform.api.channel.LogPages;
 import org.agentplatform.api.command.Commands;
@@ -169,14 +170,14 @@ final class ConversationRoutes {
                 .map(ApiResponse::of);
     }
 
-    /** The conversation's SSE stream across turns, resumable with {@code Last-Event-ID} (or {@code ?since=}); 204 from its end once closed. */
+    /** The conversation's SSE stream across turns, resumable with {@code Last-Event-ID} (or {@code ?since=}); 204 from its {@code done} once closed. */
     @GetMapping("/api/v1/agents/{agentId}/conversations/{convId}/events")
     Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String convId, @RequestHeader(name = StreamResume.HEADER, required = false) String lastEventId,
             @RequestParam(required = false) String since) {
         long cursor = StreamResume.afterOffset(lastEventId, since);
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
-                .map(conversation -> conversation.isClosed() && cursor >= conversation.lastOffset() ? EventStreams.finished()
+                .map(conversation -> conversation.isClosed() && cursor >= ChannelStream.doneOffset(conversation.lastOffset()) ? EventStreams.finished()
                         : EventStreams.of(stream.after(conversation, cursor)));
     }
 

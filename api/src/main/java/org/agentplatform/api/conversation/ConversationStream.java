@@ -100,7 +100,8 @@ final class ConversationStream {
         /** A closed conversation ended as its caller asked: {@code done} with the agent's latest reply, not an error. */
         @Override
         public List<Frame> closing(ConversationRecord closed) {
-            return List.of(Frame.of("done", ChannelStream.doneFrame(closed.text(), closed.contextId(), null, null)));
+            return List.of(Frame.at(ChannelStream.doneOffset(closed.lastOffset()), "done", ChannelStream.doneFrame(closed.text(), closed.contextId(),
+                    null, null)));
         }
     }
 }

@@ -10,6 +10,7 @@ import org.agentplatform.api.agent.AgentAvailability;
 import org.agentplatform.api.agent.TaskAccess;
 import org.agentplatform.api.audit.AsOf;
 import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.channel.ChannelStream;
 import org.agentplatform.api.channel.EntryView;
 import org.agentplatform.api.channel.LogPages;
 import org.agentplatform.api.command.Commands;
@@ -168,7 +169,7 @@ final class TaskRoutes {
 
     /**
      * The task's SSE stream, resumable with {@code Last-Event-ID} (or {@code ?since=}): rows with a greater offset follow;
-     * 204 from at or past a finished task's terminal status.
+     * 204 from at or past a finished task's {@code done} frame.
      */
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}/events")
     Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
@@ -181,7 +182,7 @@ final class TaskRoutes {
                     .map(opened -> EventStreams.of(stream.after(opened, cursor)));
         }
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
-                .map(task -> task.status().isTerminal() && cursor >= task.changeOffset() ? EventStreams.finished()
+                .map(task -> task.status().isTerminal() && cursor >= ChannelStream.doneOffset(task.lastOffset()) ? EventStreams.finished()
                         : EventStreams.of(stream.resumed(task, cursor)));
     }
 

@@ -170,10 +170,10 @@ final class TaskStream {
         public List<Frame> closing(TaskRecord finished) {
             Optional<TaskError> error = TaskError.of(finished);
             List<Frame> frames = new ArrayList<>();
-            error.filter(failure -> !failure.isAgentReported()).ifPresent(failure -> frames.add(
-                    Frame.of("error", ChannelStream.errorFrame(failure.code(), failure.httpStatus(), failure.message()))));
-            frames.add(Frame.of("done", ChannelStream.doneFrame(finished.text(), finished.contextId(),
-                    error.map(TaskError::message).orElse(null), error.map(TaskError::code).orElse(null))));
+            error.filter(failure -> !failure.isAgentReported()).ifPresent(failure -> frames.add(Frame.at(ChannelStream.errorOffset(finished.lastOffset()),
+                    "error", ChannelStream.errorFrame(failure.code(), failure.httpStatus(), failure.message()))));
+            frames.add(Frame.at(ChannelStream.doneOffset(finished.lastOffset()), "done", ChannelStream.doneFrame(finished.text(),
+                    finished.contextId(), error.map(TaskError::message).orElse(null), error.map(TaskError::code).orElse(null))));
             return frames;
         }
     }

@@ -172,8 +172,10 @@ class ConversationHttpTest extends ApiTest {
         JsonNode done = data(stream.getLast());
         assertThat(done.get("text").asString()).isEqualTo("echo: after the hang");
         assertThat(done.get("is_error").asBoolean()).isFalse();
-        // resumed from the closed row: nothing follows, ever (204)
-        owner.get("/api/v1/agents/{a}/conversations/{c}/events", agent, conversation).header("Last-Event-ID", stream.get(stream.size() - 2).id())
+        // resumed from the closed row: done (it has an id of its own); from done: nothing follows, ever (204)
+        assertThat(owner.conversationEvents(agent, conversation, stream.get(stream.size() - 2).id(), event -> "done".equals(event.event())))
+                .extracting(ServerSentEvent::event, ServerSentEvent::id).containsExactly(org.assertj.core.groups.Tuple.tuple("done", stream.getLast().id()));
+        owner.get("/api/v1/agents/{a}/conversations/{c}/events", agent, conversation).header("Last-Event-ID", stream.getLast().id())
                 .accept(MediaType.TEXT_EVENT_STREAM).exchange().expectStatus().isNoContent();
         // a stream opened from an earlier row after the close replays the rest and ends the same way
         assertThat(owner.conversationEvents(agent, conversation, stream.get(stream.size() - 3).id(), event -> "done".equals(event.event())))

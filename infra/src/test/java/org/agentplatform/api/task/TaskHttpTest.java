@@ -78,8 +78,8 @@ class TaskHttpTest extends ApiTest {
                 "agent_thought_chunk", "agent_message_chunk", "agent_reply_delta", "agent_reply_delta", "agent_reply_delta",
                 "agent_reply_delta", "agent_message", "task_status", "done");
         List<Long> ids = events.stream().filter(event -> event.id() != null).map(event -> Long.parseLong(event.id())).toList();
-        assertThat(ids).hasSize(11).isSorted().doesNotHaveDuplicates();
-        assertThat(events.getLast().id()).isNull();
+        // every frame has an id, done too (a client cut off before it resumes to get it)
+        assertThat(ids).hasSize(12).isSorted().doesNotHaveDuplicates();
         JsonNode running = data(events.get(2));
         assertThat(fieldNames(running)).containsExactly("type", "task_id", "context_id", "status", "final", "timestamp");
         assertThat(running.get("status").asString()).isEqualTo("running");
@@ -144,8 +144,13 @@ class TaskHttpTest extends ApiTest {
         List<String> resumed = new ArrayList<>(ids(first));
         resumed.addAll(ids(rest));
         assertThat(resumed).isEqualTo(ids(owner.taskEvents(agent, task, null, 100))).doesNotHaveDuplicates();
-        // from the terminal status on nothing follows, ever: 204 tells a standard client to stop reconnecting
-        owner.get("/api/v1/agents/{a}/tasks/{t}/events", agent, task).header("Last-Event-ID", rest.get(rest.size() - 2).id())
+        // cut between the terminal status and done: the resume gets done (it has an id of its own), and nothing repeats
+        ServerSentEvent<String> done = rest.getLast();
+        assertThat(done.id()).isNotNull();
+        assertThat(owner.taskEvents(agent, task, rest.get(rest.size() - 2).id(), 100)).extracting(ServerSentEvent::event, ServerSentEvent::id)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("done", done.id()));
+        // from done on nothing follows, ever: 204 tells a standard client to stop reconnecting
+        owner.get("/api/v1/agents/{a}/tasks/{t}/events", agent, task).header("Last-Event-ID", done.id())
                 .accept(MediaType.TEXT_EVENT_STREAM).exchange().expectStatus().isNoContent().expectBody().isEmpty();
     }
 
@@ -239,6 +244,9 @@ class TaskHttpTest extends ApiTest {
         assertThat(error.get("code").asString()).isEqualTo("conflict");
         assertThat(error.get("status_code").asInt()).isEqualTo(409);
         assertThat(data(tail.getLast()).get("code").asString()).isEqualTo("conflict");
+        // resumed from the terminal status both closing frames follow; from the error frame, done alone
+        assertThat(owner.taskEvents(agent, task, tail.get(tail.size() - 3).id(), 100)).extracting(ServerSentEvent::event).containsExactly("error", "done");
+        assertThat(owner.taskEvents(agent, task, tail.get(tail.size() - 2).id(), 100)).extracting(ServerSentEvent::event).containsExactly("done");
         JsonNode again = assertError(owner.post("/api/v1/agents/{a}/tasks/{t}/cancel", agent, task).exchange(), 409, "conflict", "");
         assertThat(again.get("message").asString()).contains("already canceled");
     }
