@@ -268,6 +268,22 @@ class ControlHttpTest extends ApiTest {
                 "the display stopped with the instance");
     }
 
+    @Test
+    void onARealDisplayThePointerCanActWhereItAlreadyIs() {
+        Assumptions.assumeTrue(onPath("Xvfb") && onPath("xdotool"), "Xvfb and xdotool are not installed");
+        String linux = owner.runningInstance("linux");
+        act(linux, "computer", "move", Map.of("x", 200, "y", 100));
+        // each of these starts where the pointer already is: no pointer motion follows, and none may be waited for
+        act(linux, "computer", "move", Map.of("x", 200, "y", 100));
+        act(linux, "computer", "click", Map.of("x", 200, "y", 100));
+        act(linux, "computer", "click", Map.of("x", 200, "y", 100, "clicks", 2));
+        act(linux, "computer", "scroll", Map.of("x", 200, "y", 100, "direction", "down"));
+        JsonNode still = body(owner.get("/api/v1/instances/{i}/computer", linux).exchange(), 200).get("data");
+        assertThat(still.get("cursor").get("x").asInt()).isEqualTo(200);
+        assertThat(still.get("cursor").get("y").asInt()).isEqualTo(100);
+        assertThat(recorded(linux)).hasSize(5);
+    }
+
     private JsonNode act(String instance, String surface, String action, Map<String, ?> params) {
         return act(owner, instance, surface, action, params);
     }

@@ -104,20 +104,26 @@ final class XvfbDisplay implements Device {
         }
     }
 
+    /**
+     * Performs the action with one xdotool run. A move is not waited for ({@code mousemove --sync} waits for pointer
+     * motion, which never comes when the pointer is already there: a click where it stood hung until the route's timeout):
+     * the warp and the clicks after it go over one X connection, which the server handles in order, and xdotool's exit
+     * waits until the server has handled them.
+     */
     @Override
     public void perform(DeviceAction action) {
         switch (action) {
-            case DeviceAction.Click click -> xdotool("mousemove", "--sync", Integer.toString(click.x()), Integer.toString(click.y()),
+            case DeviceAction.Click click -> xdotool("mousemove", Integer.toString(click.x()), Integer.toString(click.y()),
                     "click", "--repeat", Integer.toString(click.clicks()), switch (click.button()) {
                         case "right" -> "3";
                         case "middle" -> "2";
                         default -> "1";
                     });
-            case DeviceAction.Move move -> xdotool("mousemove", "--sync", Integer.toString(move.x()), Integer.toString(move.y()));
+            case DeviceAction.Move move -> xdotool("mousemove", Integer.toString(move.x()), Integer.toString(move.y()));
             case DeviceAction.Scroll scroll -> {
                 List<String> arguments = new ArrayList<>();
                 if (scroll.x() != null) {
-                    arguments.addAll(List.of("mousemove", "--sync", Integer.toString(scroll.x()), Integer.toString(scroll.y())));
+                    arguments.addAll(List.of("mousemove", Integer.toString(scroll.x()), Integer.toString(scroll.y())));
                 }
                 if (scroll.dy() != 0) {
                     arguments.addAll(List.of("click", "--repeat", Integer.toString(Math.abs(scroll.dy())), scroll.dy() < 0 ? "4" : "5"));
@@ -187,12 +193,12 @@ final class XvfbDisplay implements Device {
         try {
             Process process = builder.start();
             process.getOutputStream().close();
-            byte[] output = process.getInputStream().readAllBytes();
+            // its output is a few lines, which the pipe holds: wait first, so a hung xdotool is stopped, not waited on forever
             if (!process.waitFor(COMMAND_PATIENCE.toMillis(), TimeUnit.MILLISECONDS)) {
                 process.destroyForcibly();
                 throw new IllegalStateException("xdotool did not finish in time");
             }
-            String text = new String(output, StandardCharsets.UTF_8);
+            String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (process.exitValue() != 0) {
                 throw new IllegalStateException("xdotool failed (" + process.exitValue() + "): " + text.strip());
             }
