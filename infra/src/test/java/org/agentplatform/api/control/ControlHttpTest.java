@@ -284,6 +284,24 @@ class ControlHttpTest extends ApiTest {
         assertThat(recorded(linux)).hasSize(5);
     }
 
+    @Test
+    void aRealDisplayThatDiesIsAnsweredAsUnavailableThenMadeAnew() throws Exception {
+        Assumptions.assumeTrue(onPath("Xvfb") && onPath("xdotool"), "Xvfb and xdotool are not installed");
+        String linux = owner.runningInstance("linux");
+        String display = body(owner.get("/api/v1/instances/{i}/computer", linux).exchange(), 200).at("/data/display").asString();
+        ProcessHandle server = ProcessHandle.allProcesses()
+                .filter(process -> process.info().commandLine().orElse("").matches("^\\S*Xvfb " + display + " .*"))
+                .findFirst().orElseThrow();
+        server.destroyForcibly();
+        server.onExit().get();
+        // the screen is gone under a running instance: the device's failure, never an internal error
+        assertError(click(linux, Map.of("x", 5, "y", 5)), 503, "agent_service_unavailable", "");
+        // and the next request gets a display made anew
+        act(linux, "computer", "click", Map.of("x", 5, "y", 5));
+        assertThat(body(owner.get("/api/v1/instances/{i}/computer", linux).exchange(), 200).at("/data/display").asString()).startsWith(":");
+        body(owner.post("/api/v1/instances/{i}/stop", linux).exchange(), 200);
+    }
+
     private JsonNode act(String instance, String surface, String action, Map<String, ?> params) {
         return act(owner, instance, surface, action, params);
     }

@@ -12,6 +12,11 @@ interface Device extends AutoCloseable {
 
     void perform(DeviceAction action);
 
+    /** Whether the device can still answer (a display whose server died cannot, and is made anew on the next call). */
+    default boolean isAlive() {
+        return true;
+    }
+
     /** Stops the device (its display process, if any). */
     @Override
     void close();

@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 import org.agentplatform.api.control.DeviceAction;
 import org.agentplatform.api.control.Devices;
+import org.agentplatform.api.control.Devices.DeviceFailure;
 import org.agentplatform.infra.local.FaultRule;
 import org.agentplatform.kernel.control.ControlSurface;
 import org.agentplatform.kernel.instance.InstanceId;
@@ -52,20 +53,43 @@ public final class LocalDevices implements Devices {
 
     @Override
     public Mono<Screen> screen(InstanceRecord instance) {
-        return blocking(() -> device(instance).screen());
+        return blocking(() -> onDevice(instance, Device::screen));
     }
 
     @Override
     public Mono<Screenshot> screenshot(InstanceRecord instance) {
-        return faulted(instance, "screenshot").then(blocking(() -> device(instance).screenshot()));
+        return faulted(instance, "screenshot").then(blocking(() -> onDevice(instance, Device::screenshot)));
     }
 
     @Override
     public Mono<Void> perform(InstanceRecord instance, DeviceAction action) {
-        return faulted(instance, action.action().wireName()).then(blocking(() -> {
-            device(instance).perform(action);
+        return faulted(instance, action.action().wireName()).then(blocking(() -> onDevice(instance, device -> {
+            device.perform(action);
             return true;
-        })).then();
+        }))).then();
+    }
+
+    /**
+     * The call on the instance's device; a device that fails answers what happened, never an internal error: 409 when the
+     * instance stopped or restarted during the call (its device was released under it), 503 when the device itself failed.
+     * A device that died (its display server gone) is released, so the next call makes a new one.
+     */
+    private <T> T onDevice(InstanceRecord instance, Function<Device, T> call) {
+        Device device = device(instance);
+        try {
+            return call.apply(device);
+        } catch (DeviceFailure refusal) {
+            throw refusal;
+        } catch (RuntimeException failure) {
+            if (devices.get(instance.id()) != device) {
+                throw new DeviceFailure("conflict", "Instance " + instance.id() + " stopped or restarted during the request; read it and try again");
+            }
+            if (!device.isAlive() && devices.remove(instance.id(), device)) {
+                device.close();
+            }
+            log.atWarn().addKeyValue("instance_id", instance.id().toString()).setCause(failure).log("the instance's screen failed");
+            throw new DeviceFailure("agent_service_unavailable", "The instance's screen did not answer; try again");
+        }
     }
 
     /** The instance stopped, restarted or was destroyed: its device goes (a display process is stopped). */

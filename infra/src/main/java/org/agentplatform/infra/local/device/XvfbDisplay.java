@@ -144,6 +144,11 @@ final class XvfbDisplay implements Device {
     }
 
     @Override
+    public boolean isAlive() {
+        return server.isAlive();
+    }
+
+    @Override
     public void close() {
         server.destroy();
         try {
