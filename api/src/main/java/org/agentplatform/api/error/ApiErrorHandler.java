@@ -101,6 +101,7 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
             case 414 -> new ApiException(ErrorCode.URI_TOO_LONG, "The request URI is longer than this server accepts");
             case 415 -> new ApiException(ErrorCode.UNSUPPORTED_MEDIA_TYPE, "This Content-Type is not supported here; send application/json");
             case 431 -> new ApiException(ErrorCode.HEADERS_TOO_LARGE, "The request headers are larger than this server accepts");
+            case 505 -> new ApiException(ErrorCode.HTTP_VERSION_NOT_SUPPORTED, "This server speaks HTTP/1.1 and HTTP/1.0");
             default -> status >= 400 && status < 500
                     ? new ApiException(ErrorCode.MALFORMED_REQUEST, "The request cannot be processed as sent (request line, headers or body)")
                     : new ApiException(ErrorCode.INTERNAL_ERROR, "An unexpected error occurred");

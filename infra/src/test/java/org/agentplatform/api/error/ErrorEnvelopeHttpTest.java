@@ -219,6 +219,31 @@ class ErrorEnvelopeHttpTest extends ApiTest {
         assertError(http.get().uri("/api/v1/providers").header("X-Request-Id", "anon-1").exchange(), 401, "unauthorized", "");
     }
 
+    @Test
+    void headAndUnknownHttpVersionsAreFramedAsHttpSays() throws Exception {
+        // a HEAD the decoder refuses: the envelope's length alone, never beside chunked framing
+        String head = rawExchange("HEAD /api/v1/agents/{ HTTP/1.1\r\nHost: x\r\n\r\n");
+        assertThat(head).startsWith("HTTP/1.1 400 ").containsIgnoringCase("content-length:").doesNotContainIgnoringCase("transfer-encoding");
+        assertThat(head.substring(head.indexOf("\r\n\r\n") + 4)).as("a HEAD answer has no body").isEmpty();
+        // a version this server does not speak: 505 in one it does, with the envelope, never HTTP/9.9 200
+        String future = rawExchange("GET /api/v1/providers HTTP/9.9\r\nHost: x\r\nAuthorization: Bearer " + firstKey() + "\r\n\r\n");
+        assertThat(future).startsWith("HTTP/1.1 505 ");
+        JsonNode error = JSON.readTree(future.substring(future.indexOf("\r\n\r\n") + 4)).get("error");
+        assertThat(error.get("code").asString()).isEqualTo("http_version_not_supported");
+        assertThat(rawExchange("GET /api/v1/providers HTTP/1.0\r\nAuthorization: Bearer " + firstKey() + "\r\n\r\n")).startsWith("HTTP/1.0 200 ");
+    }
+
+    /** Sends the request as written on a connection of its own and answers everything the server sent until it closed. */
+    private String rawExchange(String request) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write((request.endsWith("\r\n\r\n") && !request.contains("Connection:")
+                    ? request.substring(0, request.length() - 2) + "Connection: close\r\n\r\n" : request).getBytes(StandardCharsets.ISO_8859_1));
+            socket.getOutputStream().flush();
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        }
+    }
+
     private WebTestClient.ResponseSpec postKey(String json) {
         return authorized(http.post().uri(KEYS)).contentType(MediaType.APPLICATION_JSON).bodyValue(json).exchange();
     }

@@ -31,6 +31,7 @@ public enum ErrorCode {
     MALFORMED_REQUEST("malformed_request", 400, INVALID_REQUEST_ERROR),
     URI_TOO_LONG("uri_too_long", 414, INVALID_REQUEST_ERROR),
     HEADERS_TOO_LARGE("headers_too_large", 431, INVALID_REQUEST_ERROR),
+    HTTP_VERSION_NOT_SUPPORTED("http_version_not_supported", 505, INVALID_REQUEST_ERROR),
     NOT_ACCEPTABLE("not_acceptable", 406, INVALID_REQUEST_ERROR),
     CONFLICT("conflict", 409, CONFLICT_ERROR),
     PAYLOAD_TOO_LARGE("payload_too_large", 413, INVALID_REQUEST_ERROR),
