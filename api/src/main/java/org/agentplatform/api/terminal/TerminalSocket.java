@@ -5,10 +5,12 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.RequestIds;
@@ -26,6 +28,7 @@ import org.agentplatform.query.instance.InstanceReads;
 import org.agentplatform.query.instance.InstanceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.util.LinkedMultiValueMap;
 import org.springframework.util.MultiValueMap;
 import org.springframework.web.reactive.socket.CloseStatus;
@@ -46,7 +49,7 @@ import tools.jackson.databind.json.JsonMapper;
  * verified, then redeemed through the Terminal aggregate, so it works once on any node. Binary or text frames carry
  * the terminal's bytes both ways, except a text frame holding {@code {"type":"resize","cols":C,"rows":R}}. The server
  * pings every 30 s. Refusals and ends are close frames whose reason begins with a word a client can act on:
- * {@code 4400 ticket_missing}, {@code 4401 ticket_invalid} / {@code ticket_expired}, {@code 4403 ticket_refused},
+ * {@code 4400 ticket_missing} / {@code protocol_refused}, {@code 4401 ticket_invalid} / {@code ticket_expired}, {@code 4403 ticket_refused},
  * {@code 4409 ticket_used}, {@code 4404 terminal_ended}, {@code 4001 replaced}, {@code 1000 shell_exited}, {@code 1001}
  * with the end's reason.
  */
@@ -90,9 +93,35 @@ public final class TerminalSocket implements WebSocketHandler {
         return List.of(SUBPROTOCOL);
     }
 
+    /**
+     * The handler of one handshake: it speaks {@value #SUBPROTOCOL} and the {@code ticket.<ticket>} subprotocols the client
+     * offers, so a client that offers its ticket as its only subprotocol gets it named in the 101 (a browser or {@code ws}
+     * fails a handshake whose answer names none of the protocols it offered).
+     */
+    public WebSocketHandler forHandshake(HttpHeaders headers) {
+        List<String> spoken = new ArrayList<>(List.of(SUBPROTOCOL));
+        offered(headers).filter(protocol -> protocol.startsWith(TICKET_PROTOCOL)).forEach(spoken::add);
+        List<String> protocols = List.copyOf(spoken);
+        return new WebSocketHandler() {
+            @Override
+            public List<String> getSubProtocols() {
+                return protocols;
+            }
+
+            @Override
+            public Mono<Void> handle(WebSocketSession session) {
+                return TerminalSocket.this.handle(session);
+            }
+        };
+    }
+
     @Override
     public Mono<Void> handle(WebSocketSession session) {
         HandshakeInfo handshake = session.getHandshakeInfo();
+        if (handshake.getSubProtocol() == null && offered(handshake.getHeaders()).findAny().isPresent()) {
+            // the client offered protocols and none is ours: it will fail the handshake, so the ticket is left unused
+            return close(session, 4400, "protocol_refused: offer the subprotocol " + SUBPROTOCOL + " or " + TICKET_PROTOCOL + "<ticket>");
+        }
         Matcher path = PATH.matcher(handshake.getUri().getRawPath());
         String ticket = ticket(handshake);
         if (ticket == null) {
@@ -188,13 +217,19 @@ public final class TerminalSocket implements WebSocketHandler {
         if (fromQuery != null && !fromQuery.isEmpty()) {
             return fromQuery.getFirst();
         }
-        return handshake.getHeaders().getOrEmpty("Sec-WebSocket-Protocol").stream()
-                .flatMap(header -> List.of(header.split(",")).stream())
-                .map(String::trim)
+        return offered(handshake.getHeaders())
                 .filter(protocol -> protocol.startsWith(TICKET_PROTOCOL))
                 .map(protocol -> protocol.substring(TICKET_PROTOCOL.length()))
                 .findFirst()
                 .orElse(null);
+    }
+
+    /** The subprotocols the client offers, in its order. */
+    private static Stream<String> offered(HttpHeaders headers) {
+        return headers.getOrEmpty("Sec-WebSocket-Protocol").stream()
+                .flatMap(header -> Stream.of(header.split(",")))
+                .map(String::trim)
+                .filter(protocol -> !protocol.isEmpty());
     }
 
     private static int size(MultiValueMap<String, String> query, String name, int otherwise) {

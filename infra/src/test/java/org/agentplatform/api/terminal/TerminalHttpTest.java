@@ -105,6 +105,28 @@ class TerminalHttpTest extends ApiTest {
         shell.type("echo sub-$((20+1))\n");
         shell.awaitOutput("sub-21");
         shell.abort();
+
+        // the ticket as the only subprotocol (as browsers and ws send it): the 101 names it, or the client fails the handshake
+        JsonNode alone = open(Map.of());
+        String ticketProtocol = "ticket." + alone.get("ticket").asString();
+        Socket only = Socket.attach(alone.get("websocket_url").asString(), ticketProtocol);
+        assertThat(only.subprotocol()).isEqualTo(ticketProtocol);
+        only.type("echo only-$((40+2))\n");
+        only.awaitOutput("only-42");
+        only.abort();
+    }
+
+    @Test
+    void aHandshakeOfferingNoProtocolOfOursLeavesTheTicketUnused() {
+        JsonNode created = open(Map.of());
+        String url = created.get("websocket_url").asString() + "?ticket=" + created.get("ticket").asString();
+        Socket refused = Socket.attach(url, "chat");
+        assertThat(refused.closed().code()).isEqualTo(4400);
+        assertThat(refused.closed().reason()).startsWith("protocol_refused");
+        Socket shell = Socket.attach(url);
+        shell.type("echo still-$((1+1))\n");
+        shell.awaitOutput("still-2");
+        shell.abort();
     }
 
     @Test
