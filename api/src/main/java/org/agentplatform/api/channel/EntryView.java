@@ -26,4 +26,8 @@ public record EntryView(
         return new EntryView(entry.offset(), entry.kind(), entry.turn(), entry.role(), entry.status(), isFinal, entry.text(),
                 entry.attachments().isEmpty() ? null : entry.attachments(), entry.data(), entry.occurredAt());
     }
+
+    public EntryView withData(Map<String, Object> wire) {
+        return new EntryView(offset, kind, turn, role, status, isFinal, text, attachments, wire, timestamp);
+    }
 }

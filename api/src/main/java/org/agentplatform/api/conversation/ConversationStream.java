@@ -81,7 +81,7 @@ final class ConversationStream {
                 data.put("status", row.status());
                 data.put("final", ConversationView.ends(row));
                 if (row.data() != null) {
-                    data.putAll(row.data());
+                    data.putAll(ConversationView.wireData(row.data()));
                 }
             } else {
                 data.put("role", row.role());

@@ -2,9 +2,12 @@ package org.agentplatform.api.conversation;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.agentplatform.api.channel.EntryView;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.conversation.ConversationId;
+import org.agentplatform.kernel.task.TaskFailure;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.conversation.ConversationProjection;
 import org.agentplatform.query.conversation.ConversationRecord;
@@ -37,7 +40,7 @@ record ConversationView(
         return new ConversationView(conversation.id().toString(), conversation.agentId().toString(), conversation.contextId(),
                 conversation.status(), conversation.title(), conversation.turn(), conversation.turnStatus(), conversation.messages(),
                 conversation.text(), conversation.errorCode() == null ? null
-                        : new ErrorView(conversation.errorCode(), conversation.errorMessage()),
+                        : new ErrorView(wireCode(conversation.errorCode()), conversation.errorMessage()),
                 conversation.lastOffset(), conversation.createdAt(), conversation.updatedAt());
     }
 
@@ -52,7 +55,26 @@ record ConversationView(
      * {@code running} ends its turn, {@code conversation_status} {@code closed} ends the conversation.
      */
     static EntryView entry(ChannelEntry entry) {
-        return EntryView.of(entry, entry.status() == null ? null : ends(entry));
+        EntryView view = EntryView.of(entry, entry.status() == null ? null : ends(entry));
+        return view.data() == null || !view.data().containsKey("code") ? view : view.withData(wireData(view.data()));
+    }
+
+    /**
+     * A failure's code on the wire: the agent's own report of a failed turn has none, as a task's has none
+     * ({@code agent_reply_error} is only ever {@code done.code}, the contract says); its text is the message.
+     */
+    static String wireCode(String code) {
+        return TaskFailure.AGENT_REPLY_ERROR.equals(code) ? null : code;
+    }
+
+    /** A turn status row's data with its failure code as {@link #wireCode} has it. */
+    static Map<String, Object> wireData(Map<String, Object> data) {
+        if (!TaskFailure.AGENT_REPLY_ERROR.equals(data.get("code"))) {
+            return data;
+        }
+        Map<String, Object> wire = new LinkedHashMap<>(data);
+        wire.put("code", null);
+        return wire;
     }
 
     static boolean ends(ChannelEntry row) {

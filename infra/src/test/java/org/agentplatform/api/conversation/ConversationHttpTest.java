@@ -318,6 +318,25 @@ class ConversationHttpTest extends ApiTest {
     }
 
     @Test
+    void aTurnTheAgentReportsFailedCarriesItsTextNotAnInternalCode() {
+        String conversation = owner.conversation(agent);
+        owner.say(agent, conversation, "parse this\n/echo then=fail");
+        JsonNode view = PlatformClient.await(() -> owner.conversationView(agent, conversation), seen -> "failed".equals(seen.path("turn_status").asString()),
+                "the failed turn");
+        // as on a task: agent_reply_error is only ever done.code (the contract); the agent's own report has its text
+        assertThat(view.at("/error/code").isNull()).as(view.toString()).isTrue();
+        assertThat(view.at("/error/message").asString()).isNotBlank();
+        JsonNode log = owner.conversationLog(agent, conversation, false);
+        assertThat(log.toString()).doesNotContain("agent_reply_error");
+        List<ServerSentEvent<String>> stream = owner.conversationEvents(agent, conversation, null,
+                event -> "turn_status".equals(event.event()) && data(event).get("final").asBoolean());
+        JsonNode failed = data(stream.getLast());
+        assertThat(failed.get("status").asString()).isEqualTo("failed");
+        assertThat(failed.get("code").isNull()).isTrue();
+        assertThat(failed.get("message").asString()).isNotBlank();
+    }
+
+    @Test
     void aStoppedInstanceAnswers503() {
         String conversation = owner.conversation(agent);
         body(owner.post("/api/v1/instances/{i}/stop", instance).exchange(), 200);
