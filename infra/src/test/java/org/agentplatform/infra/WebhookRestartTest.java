@@ -76,6 +76,46 @@ class WebhookRestartTest {
         }
     }
 
+    /**
+     * An attempt under way when the service stops (the receiver holds it unanswered) is recorded as started before it
+     * left: after the restart it counts as failed with its outcome unknown, and the next attempt is the next number. The
+     * receiver gets exactly as many POSTs as the row counts attempts, never the same attempt twice (so never a seventh).
+     */
+    @Test
+    void anAttemptCutOffByAStopCountsAndIsNeverSentAgain() {
+        try (WebhookReceiver receiver = new WebhookReceiver()) {
+            receiver.hold("/cut");
+            String agent;
+            String task;
+            String webhook;
+            try (ConfigurableApplicationContext service = start("1s", "30s")) {
+                PlatformClient platform = StandaloneService.client(service, dataDir);
+                agent = platform.createAgent(platform.runningInstance("linux"), "notifier");
+                task = platform.task(agent, Map.of("message", "x\n/echo then=input",
+                        "webhooks", List.of(Map.of("url", receiver.url("/cut"), "secret", "whsec-0123456789abcdef"))))
+                        .at("/data/task_id").asString();
+                webhook = body(platform.get("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).exchange(), 200)
+                        .at("/data/webhooks/0/webhook_id").asString();
+                receiver.await("/cut", 1);
+            }
+            receiver.answer("/cut", 500);
+            receiver.release("/cut");
+            try (ConfigurableApplicationContext service = start("1s", "1s")) {
+                PlatformClient platform = StandaloneService.client(service, dataDir);
+                JsonNode retried = PlatformClient.await(() -> oldest(platform, agent, task, webhook),
+                        row -> row != null && row.get("attempt_num").asInt() >= 2, "the cut attempt counted and the next one made");
+                assertThat(receiver.callbacks("/cut").stream().filter(callback -> callback.text().contains("\"queued\"")).count())
+                        .as("POSTs received for the row's attempts").isEqualTo(retried.get("attempt_num").asLong());
+                JsonNode history = body(platform.get("/api/v1/audit/events?resource_type=delivery&resource_id={d}",
+                        retried.get("delivery_id").asString()).exchange(), 200).at("/data/events");
+                List<String> types = new ArrayList<>();
+                history.forEach(event -> types.add(event.get("type").asString()));
+                assertThat(types).startsWith("DeliveryCreated", "DeliveryAttemptStarted", "DeliveryFailed", "DeliveryRetryDue",
+                        "DeliveryAttemptStarted");
+            }
+        }
+    }
+
     private static long queued(WebhookReceiver receiver) {
         return receiver.callbacks("/down").stream().filter(callback -> callback.text().contains("\"queued\"")).count();
     }
@@ -87,10 +127,15 @@ class WebhookRestartTest {
     }
 
     private ConfigurableApplicationContext start(String sweepInterval) {
+        return start(sweepInterval, "10s");
+    }
+
+    private ConfigurableApplicationContext start(String sweepInterval, String attemptTimeout) {
         return StandaloneService.start(dataDir,
                 "--agent-platform.embedded-postgres.durable=false",
                 "--agent-platform.operations.sweep-interval=" + sweepInterval,
                 "--agent-platform.webhooks.retry-delays=4s,4s,4s,4s,4s",
+                "--agent-platform.webhooks.attempt-timeout=" + attemptTimeout,
                 "--agent-platform.webhooks.allowed-networks=127.0.0.1/32");
     }
 }

@@ -1,5 +1,6 @@
 package org.agentplatform.webhook;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -12,7 +13,9 @@ import org.agentplatform.kernel.error.CommandRefused;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.webhook.DeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RecordDeliveryAttempt;
+import org.agentplatform.kernel.webhook.DeliveryCommand.StartDeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryCommand.StopDelivery;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryAttemptStarted;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryDeadLettered;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryFailed;
@@ -39,7 +42,10 @@ import org.slf4j.LoggerFactory;
  * in order, also across crashes and nodes), a failed one when the saga says it is due. Attempts run off the processor's
  * thread (at most five of one fire at a time), to the webhook's current target, and their outcome is recorded as a
  * command. A delivery whose webhook was removed gets no new attempt. Every attempt is checked against the event store
- * first, the sweep's too ({@link #attemptIfStillDue}): one whose outcome is already recorded is not made again.
+ * first, the sweep's too ({@link #attemptIfStillDue}): one whose outcome is already recorded is not made again. And every
+ * attempt is recorded as started before it is sent ({@code StartDeliveryAttempt}), which the delivery takes once: an
+ * attempt is sent at most once, whatever crashes, so a receiver never gets more than the row's six; one started and
+ * never recorded is recorded by the sweep as failed with its outcome unknown.
  */
 @ProcessingGroup(DeliveryDispatcher.GROUP)
 public class DeliveryDispatcher {
@@ -53,6 +59,7 @@ public class DeliveryDispatcher {
     private final WebhookTargets targets;
     private final CallbackSender sender;
     private final ExecutorService attempts;
+    private final Clock clock;
     private final FireLimiter limiter = new FireLimiter(PARALLEL_PER_FIRE);
     private final Set<DeliveryId> inFlight = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<WebhookId, CompletableFuture<Void>> queues = new ConcurrentHashMap<>();
@@ -60,12 +67,13 @@ public class DeliveryDispatcher {
     private final ConcurrentHashMap<DeliveryId, Pending> waiting = new ConcurrentHashMap<>();
 
     public DeliveryDispatcher(CommandGateway commands, EventStore events, WebhookTargets targets, CallbackSender sender,
-            ExecutorService attempts) {
+            ExecutorService attempts, Clock clock) {
         this.commands = commands;
         this.events = events;
         this.targets = targets;
         this.sender = sender;
         this.attempts = attempts;
+        this.clock = clock;
     }
 
     /**
@@ -140,6 +148,12 @@ public class DeliveryDispatcher {
             return false;
         }
         DomainEventMessage<?> last = history.getLast();
+        if (last.getPayload() instanceof DeliveryAttemptStarted started) {
+            // started by a node that died before recording how it went: the attempt counts, its outcome unknown, and the
+            // schedule goes on from it (sending it again would give the receiver more attempts than the row's six)
+            record(new RecordDeliveryAttempt(started.deliveryId(), DeliveryAttempt.unknown(started.attempt(), started.startedAt())));
+            return true;
+        }
         Pending due = switch (last.getPayload()) {
             case DeliveryCreated created when created.after() == null || settled(created.after()) -> new Pending(created.deliveryId(),
                     created.webhookId(), created.taskId(), 1, created.payload(), created.fixedSignature(), created.fireId(),
@@ -204,6 +218,23 @@ public class DeliveryDispatcher {
     }
 
     /**
+     * Records that the attempt is being sent, before it is: answers false when the delivery refuses it (this attempt was
+     * started before, or the delivery moved on), and then it is not sent.
+     */
+    private boolean started(Pending delivery) {
+        try {
+            commands.sendAndWait(GenericCommandMessage.asCommandMessage(new StartDeliveryAttempt(delivery.deliveryId(), delivery.attempt(),
+                    clock.instant())).andMetaData(AuditMetadata.byProcess(GROUP)));
+            return true;
+        } catch (CommandExecutionException failure) {
+            if (!(failure.getCause() instanceof CommandRefused)) {
+                throw failure;
+            }
+            return false;
+        }
+    }
+
+    /**
      * Whether the delivery recorded an outcome after the event that made this attempt due: then the event is being
      * handled again (a node died after attempting it and before its processor's checkpoint), and the attempt was made.
      * Read from the event store, which no projection lags behind.
@@ -228,6 +259,11 @@ public class DeliveryDispatcher {
         Optional<WebhookTargets.Target> target = targets.current(delivery.webhookId());
         if (target.isEmpty()) {
             record(new StopDelivery(delivery.deliveryId(), "The webhook was deleted; no further attempts"));
+            return;
+        }
+        if (!started(delivery)) {
+            log.atDebug().addKeyValue("delivery_id", delivery.deliveryId().toString()).addKeyValue("attempt", delivery.attempt())
+                    .log("attempt already started (an event handled again after a node died); not sent twice");
             return;
         }
         WebhookTargets.Target to = target.get();

@@ -10,7 +10,9 @@ import org.agentplatform.kernel.webhook.DeliveryCommand.CreateDelivery;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RecordDeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RedeliverDelivery;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RetryDelivery;
+import org.agentplatform.kernel.webhook.DeliveryCommand.StartDeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryCommand.StopDelivery;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryAttemptStarted;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryDeadLettered;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryFailed;
@@ -28,7 +30,7 @@ import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.AggregateLifecycle;
 
 /**
- * One callback to one webhook (see {@link DeliveryStatus}): attempted, failed with the next attempt
+ * One callback to one webhook (see {@link DeliveryStatus}): each attempt started (once) and then recorded, failed with the next attempt
  * scheduled by {@link RetrySchedule}, due again, and dead-lettered when the schedule is exhausted. A
  * redeliver of a failed or dead-lettered delivery creates a new one with the same payload and the
  * signature header last sent; the source stays as it is.
@@ -43,6 +45,8 @@ class WebhookDelivery {
     private String fixedSignature;
     private DeliveryStatus status;
     private int attempts;
+    /** The attempt started last (0: none): until its outcome is recorded it is not started again. */
+    private int started;
     private boolean stopped;
 
     protected WebhookDelivery() {
@@ -68,6 +72,23 @@ class WebhookDelivery {
     private WebhookDelivery(DeliveryId newId, WebhookDelivery source) {
         apply(new DeliveryCreated(newId, source.webhookId, source.taskId, source.ownerId, source.payload, null, source.id,
                 "redeliver:" + newId, null));
+    }
+
+    /** Attempt {@code number} may be sent: it is the one the pending delivery waits for, and it was not started before. */
+    @CommandHandler
+    void handle(StartDeliveryAttempt command) {
+        if (stopped || status != DeliveryStatus.PENDING) {
+            throw CommandRefused.conflict("Delivery " + id + " is " + (stopped ? "stopped" : status.wireName()) + " after " + attempts
+                    + " attempts; no attempt starts");
+        }
+        if (command.number() != attempts + 1) {
+            throw CommandRefused.conflict("Delivery " + id + " is pending after " + attempts + " attempts; attempt " + command.number()
+                    + " is not the one it waits for");
+        }
+        if (started == command.number()) {
+            throw CommandRefused.conflict("Delivery " + id + " attempt " + command.number() + " was started already; it is not sent twice");
+        }
+        apply(new DeliveryAttemptStarted(id, webhookId, taskId, command.number(), command.startedAt()));
     }
 
     @CommandHandler
@@ -132,6 +153,7 @@ class WebhookDelivery {
                 payload = created.payload();
                 fixedSignature = created.fixedSignature();
             }
+            case DeliveryAttemptStarted attempt -> started = attempt.attempt();
             case DeliverySucceeded succeeded -> attempted(succeeded.attempt());
             case DeliveryFailed failed -> attempted(failed.attempt());
             case DeliveryDeadLettered deadLettered -> attempted(deadLettered.attempt());

@@ -14,7 +14,9 @@ import org.agentplatform.kernel.webhook.DeliveryCommand.CreateDelivery;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RecordDeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RedeliverDelivery;
 import org.agentplatform.kernel.webhook.DeliveryCommand.RetryDelivery;
+import org.agentplatform.kernel.webhook.DeliveryCommand.StartDeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryCommand.StopDelivery;
+import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryAttemptStarted;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryDeadLettered;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryFailed;
@@ -103,6 +105,41 @@ class WebhookDeliveryTest {
         fixture.given(created, new DeliverySucceeded(ID, WEBHOOK, TASK, success(1)))
                 .when(new RecordDeliveryAttempt(ID, success(2)))
                 .expectException(refused(ErrorCode.CONFLICT));
+    }
+
+    @Test
+    void anAttemptStartsOnceAndOnlyTheAwaitedOne() {
+        fixture.given(created)
+                .when(new StartDeliveryAttempt(ID, 1, AT))
+                .expectEvents(new DeliveryAttemptStarted(ID, WEBHOOK, TASK, 1, AT));
+        // started and never recorded (the node died while sending): it is not sent again
+        fixture.given(created, new DeliveryAttemptStarted(ID, WEBHOOK, TASK, 1, AT))
+                .when(new StartDeliveryAttempt(ID, 1, AT.plusSeconds(60)))
+                .expectException(refused(ErrorCode.CONFLICT));
+        fixture.given(created).when(new StartDeliveryAttempt(ID, 2, AT)).expectException(refused(ErrorCode.CONFLICT));
+        fixture.given(created, new DeliveryFailed(ID, WEBHOOK, TASK, failure(1), AT.plusSeconds(60)))
+                .when(new StartDeliveryAttempt(ID, 2, AT))
+                .expectException(refused(ErrorCode.CONFLICT));
+        fixture.given(created, new DeliveryAttemptStarted(ID, WEBHOOK, TASK, 1, AT), new DeliveryFailed(ID, WEBHOOK, TASK, failure(1),
+                        AT.plusSeconds(60)), new DeliveryRetryDue(ID, WEBHOOK, TASK, 2, PAYLOAD, null))
+                .when(new StartDeliveryAttempt(ID, 2, AT.plusSeconds(60)))
+                .expectEvents(new DeliveryAttemptStarted(ID, WEBHOOK, TASK, 2, AT.plusSeconds(60)));
+    }
+
+    @Test
+    void aSixthAttemptWhoseOutcomeIsUnknownDeadLettersTheRow() {
+        List<Object> history = new ArrayList<>(List.of(created));
+        for (int attempt = 1; attempt <= 5; attempt++) {
+            history.add(new DeliveryAttemptStarted(ID, WEBHOOK, TASK, attempt, AT));
+            history.add(new DeliveryFailed(ID, WEBHOOK, TASK, failure(attempt), AT.plusSeconds(60)));
+            history.add(new DeliveryRetryDue(ID, WEBHOOK, TASK, attempt + 1, PAYLOAD, null));
+        }
+        history.add(new DeliveryAttemptStarted(ID, WEBHOOK, TASK, 6, AT));
+        DeliveryAttempt unknown = DeliveryAttempt.unknown(6, AT);
+        fixture.given(history)
+                .when(new RecordDeliveryAttempt(ID, unknown))
+                .expectEvents(new DeliveryDeadLettered(ID, WEBHOOK, TASK, unknown));
+        fixture.given(history).when(new StartDeliveryAttempt(ID, 6, AT)).expectException(refused(ErrorCode.CONFLICT));
     }
 
     @Test

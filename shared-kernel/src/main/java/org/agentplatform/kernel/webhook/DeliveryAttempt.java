@@ -16,4 +16,12 @@ public record DeliveryAttempt(
         long durationMs,
         String responseSnippet,
         String signature) {
+
+    /** What a started attempt that was never recorded (its node died while sending) counts as: failed, its outcome unknown. */
+    public static final String OUTCOME_UNKNOWN = "Outcome unknown: the service stopped while this attempt was being sent";
+
+    /** Attempt {@code number}, started at {@code startedAt} and never recorded: a failure whose answer nobody saw. */
+    public static DeliveryAttempt unknown(int number, Instant startedAt) {
+        return new DeliveryAttempt(number, startedAt, false, 0, OUTCOME_UNKNOWN, 0, "", null);
+    }
 }

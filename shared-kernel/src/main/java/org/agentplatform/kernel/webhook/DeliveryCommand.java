@@ -1,5 +1,6 @@
 package org.agentplatform.kernel.webhook;
 
+import java.time.Instant;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.task.TaskId;
 import org.axonframework.modelling.command.TargetAggregateIdentifier;
@@ -20,6 +21,13 @@ public sealed interface DeliveryCommand {
             String payload,
             String fireId,
             DeliveryId after) implements DeliveryCommand {
+    }
+
+    /**
+     * Attempt {@code number} is about to be sent: recorded before the callback leaves, so an attempt is sent at most once
+     * whatever crashes (one started and never recorded ends as failed with its outcome unknown, and counts).
+     */
+    record StartDeliveryAttempt(@TargetAggregateIdentifier DeliveryId deliveryId, int number, Instant startedAt) implements DeliveryCommand {
     }
 
     /** How attempt {@code attempt.number()} went; only the attempt the delivery waits for is taken. */

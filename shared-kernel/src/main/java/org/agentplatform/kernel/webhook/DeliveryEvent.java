@@ -39,6 +39,19 @@ public sealed interface DeliveryEvent {
         }
     }
 
+    /**
+     * Attempt {@code attempt} is being sent (the delivery stays pending). Until its outcome is recorded the attempt is not
+     * made again: after a crash it is recorded as failed with its outcome unknown, and the schedule goes on from it.
+     */
+    record DeliveryAttemptStarted(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, int attempt, Instant startedAt)
+            implements DeliveryEvent {
+
+        @Override
+        public DeliveryStatus status() {
+            return DeliveryStatus.PENDING;
+        }
+    }
+
     record DeliverySucceeded(DeliveryId deliveryId, WebhookId webhookId, TaskId taskId, DeliveryAttempt attempt) implements DeliveryEvent {
 
         @Override

@@ -14,15 +14,14 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Recovers what a crash can lose between attempts: a pending delivery whose attempt never got recorded is attempted
- * again (receivers dedupe: delivery is at least once), and a failed one whose retry is long overdue (a lost deadline) is
+ * Recovers what a crash can lose between attempts: a pending delivery whose attempt was never made is attempted, one
+ * whose attempt started and never got recorded is recorded as failed with its outcome unknown (the schedule goes on from
+ * it: delivery is at least once, and never more than six attempts), and a failed one whose retry is long overdue (a lost deadline) is
  * made due. The audit rows only point at candidates, and may lag far behind under a flood: the dispatcher decides from
  * the event store ({@link DeliveryDispatcher#attemptIfStillDue}), so a delivery that succeeded is never sent again.
  */
 public final class WebhookSweeper {
 
-    /** Longer than an attempt can take, so an attempt under way on another node is left alone. */
-    private static final Duration STUCK = Duration.ofSeconds(40);
     private static final Duration OVERDUE = Duration.ofMinutes(1);
     /** Pending rows not waiting for another: a first delivery, or one whose predecessor settled (or was stopped). */
     private static final String PENDING = "SELECT d.id FROM delivery_view d WHERE d.status = 'pending' AND d.updated_at < ?"
@@ -33,20 +32,31 @@ public final class WebhookSweeper {
     private final DeliveryDispatcher dispatcher;
     private final CommandGateway commands;
     private final Clock clock;
+    private final Duration stuck;
 
-    WebhookSweeper(JdbcTemplate jdbc, DeliveryDispatcher dispatcher, CommandGateway commands, Clock clock) {
+    /** @param stuck how long after its last event a pending delivery counts as lost ({@link #stuckAfter}) */
+    WebhookSweeper(JdbcTemplate jdbc, DeliveryDispatcher dispatcher, CommandGateway commands, Clock clock, Duration stuck) {
         this.jdbc = jdbc;
         this.dispatcher = dispatcher;
         this.commands = commands;
         this.clock = clock;
+        this.stuck = stuck;
+    }
+
+    /**
+     * Longer than an attempt can take (twice its timeout, and 20 s for recording it under load; 40 s by default), so an
+     * attempt under way on another node is left alone.
+     */
+    static Duration stuckAfter(Duration attemptTimeout) {
+        return attemptTimeout.multipliedBy(2).plusSeconds(20);
     }
 
     /** One sweep; answers how many pending deliveries it attempted again. */
     public int sweep() {
-        Instant stuck = clock.instant().minus(STUCK);
+        Instant lostBefore = clock.instant().minus(stuck);
         int attempted = 0;
-        for (UUID delivery : jdbc.queryForList(PENDING, UUID.class, at(stuck))) {
-            if (dispatcher.attemptIfStillDue(new DeliveryId(delivery), stuck)) {
+        for (UUID delivery : jdbc.queryForList(PENDING, UUID.class, at(lostBefore))) {
+            if (dispatcher.attemptIfStillDue(new DeliveryId(delivery), lostBefore)) {
                 attempted++;
             }
         }

@@ -66,8 +66,8 @@ public class WebhooksConfiguration {
 
     @Bean
     DeliveryDispatcher deliveryDispatcher(CommandGateway commands, EventStore eventStore, WebhookTargets webhookTargets,
-            CallbackSender callbackSender, ExecutorService webhookAttempts) {
-        return new DeliveryDispatcher(commands, eventStore, webhookTargets, callbackSender, webhookAttempts);
+            CallbackSender callbackSender, ExecutorService webhookAttempts, Clock clock) {
+        return new DeliveryDispatcher(commands, eventStore, webhookTargets, callbackSender, webhookAttempts, clock);
     }
 
     @Bean
@@ -81,8 +81,9 @@ public class WebhooksConfiguration {
     }
 
     @Bean
-    WebhookSweeper webhookSweeper(JdbcTemplate jdbc, DeliveryDispatcher deliveryDispatcher, CommandGateway commands, Clock clock) {
-        return new WebhookSweeper(jdbc, deliveryDispatcher, commands, clock);
+    WebhookSweeper webhookSweeper(JdbcTemplate jdbc, DeliveryDispatcher deliveryDispatcher, CommandGateway commands, Clock clock,
+            PlatformProperties properties) {
+        return new WebhookSweeper(jdbc, deliveryDispatcher, commands, clock, WebhookSweeper.stuckAfter(properties.webhooks().attemptTimeout()));
     }
 
     @Bean
