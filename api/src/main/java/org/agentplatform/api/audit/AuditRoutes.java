@@ -1,5 +1,6 @@
 package org.agentplatform.api.audit;
 
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Instant;
@@ -54,7 +55,8 @@ final class AuditRoutes {
     Mono<ApiResponse<Map<String, Object>>> events(@AuthenticationPrincipal Caller caller,
             @RequestParam(name = "resource_type", required = false) String resourceType,
             @RequestParam(name = "resource_id", required = false) String resourceId,
-            @RequestParam(required = false) String since, @RequestParam(required = false) String limit) {
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since,
+            @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit) {
         String type = resourceType == null ? null : AuditResource.parse(resourceType).orElseThrow(() -> ApiException.invalidParam(
                 "resource_type", "'resource_type' must be one of " + String.join(", ", AuditResource.TYPES.stream().sorted().toList())));
         if (resourceId != null && type == null) {
@@ -73,8 +75,9 @@ final class AuditRoutes {
     @GetMapping("/api/v1/audit/export")
     @io.swagger.v3.oas.annotations.responses.ApiResponse(responseCode = "200", description = "One JSON audit entry a line (NDJSON)",
             content = @Content(mediaType = "application/x-ndjson", schema = @Schema(type = "string")))
-    ResponseEntity<Flux<DataBuffer>> export(@AuthenticationPrincipal Caller caller, @RequestParam(required = false) String since,
-            @RequestParam(required = false) String until) {
+    ResponseEntity<Flux<DataBuffer>> export(@AuthenticationPrincipal Caller caller,
+            @Parameter(schema = @Schema(type = "string", format = "date-time")) @RequestParam(required = false) String since,
+            @Parameter(schema = @Schema(type = "string", format = "date-time")) @RequestParam(required = false) String until) {
         Instant from = QueryParams.instant("since", since);
         Instant to = QueryParams.instant("until", until);
         Flux<DataBuffer> lines = trail.export(caller.ownerId(), from, to)
@@ -90,7 +93,8 @@ final class AuditRoutes {
      * {@code position}, {@code global_index} and {@code link}, verifiable with {@code /.well-known/jwks.json}.
      */
     @GetMapping("/api/v1/audit/checkpoints")
-    Mono<ApiResponse<Map<String, Object>>> checkpoints(@RequestParam(required = false) String limit) {
+    Mono<ApiResponse<Map<String, Object>>> checkpoints(
+            @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit) {
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         return trail.checkpoints(clamped)
                 .map(checkpoint -> {

@@ -1,6 +1,8 @@
 package org.agentplatform.api.conversation;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -109,7 +111,8 @@ final class ConversationRoutes {
     /** The caller's conversations with the agent, the newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping("/api/v1/agents/{agentId}/conversations")
     Mono<ApiResponse<ConversationList>> list(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
-            @RequestParam(required = false) String limit, @RequestParam(required = false) String cursor) {
+            @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit,
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String cursor) {
         AgentId agent = AgentAccess.parse(agentId);
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         Long before = cursor == null ? null : StreamResume.offset("cursor", cursor);
@@ -159,8 +162,10 @@ final class ConversationRoutes {
     /** The conversation's log: every row after {@code since}; streaming chunks only with {@code include_deltas=true}. */
     @GetMapping("/api/v1/agents/{agentId}/conversations/{convId}/messages")
     Mono<ApiResponse<ConversationMessageLog>> messages(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
-            @PathVariable String convId, @RequestParam(required = false) String since,
-            @RequestParam(name = "include_deltas", required = false) String includeDeltas, @RequestParam(required = false) String limit) {
+            @PathVariable String convId,
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since,
+            @Parameter(schema = @Schema(type = "boolean")) @RequestParam(name = "include_deltas", required = false) String includeDeltas,
+            @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit) {
         LogPages.Query query = LogPages.Query.of(since, includeDeltas, limit);
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
                 .flatMap(conversation -> LogPages.page(query, conversations.log(conversation.id(), query.since(), query.deltas(),
@@ -174,7 +179,7 @@ final class ConversationRoutes {
     @GetMapping("/api/v1/agents/{agentId}/conversations/{convId}/events")
     Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String convId, @RequestHeader(name = StreamResume.HEADER, required = false) String lastEventId,
-            @RequestParam(required = false) String since) {
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since) {
         long cursor = StreamResume.afterOffset(lastEventId, since);
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
                 .map(conversation -> conversation.isClosed() && cursor >= ChannelStream.doneOffset(conversation.lastOffset()) ? EventStreams.finished()

@@ -1,5 +1,7 @@
 package org.agentplatform.api.instance;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -66,6 +68,7 @@ final class InstanceRoutes {
     @PostMapping(path = "/api/v1/instances", consumes = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.CREATED)
     Mono<ApiResponse<InstanceView>> deploy(@AuthenticationPrincipal Caller caller, @RequestBody DeployRequest request,
+            @Parameter(schema = @Schema(type = "string", minLength = 1, maxLength = 128))
             @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, ServerWebExchange exchange) {
         Provider provider = catalog.provider(Validate.text("provider", request.provider(), 1, 128))
                 .orElseThrow(() -> ApiException.invalidParam("provider", "No provider " + request.provider() + " in the catalog"));

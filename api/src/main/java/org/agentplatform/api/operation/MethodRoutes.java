@@ -1,5 +1,7 @@
 package org.agentplatform.api.operation;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Map;
@@ -53,8 +55,9 @@ final class MethodRoutes {
 
     @PostMapping(path = "/api/v1/instances/{instanceId}/methods", consumes = MediaType.APPLICATION_JSON_VALUE)
     Mono<ResponseEntity<Object>> call(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
-            @RequestParam(name = "deadline_ms", required = false) String deadlineMs, @RequestBody(required = false) String body,
-            ServerWebExchange exchange) {
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1"))
+            @RequestParam(name = "deadline_ms", required = false) String deadlineMs,
+            @RequestBody(required = false) String body, ServerWebExchange exchange) {
         InstanceId instance = PathIds.parse("instanceId", instanceId, InstanceId::new);
         Duration deadline = deadline(deadlineMs);
         JsonNode request;

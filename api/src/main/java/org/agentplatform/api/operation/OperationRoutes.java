@@ -1,5 +1,6 @@
 package org.agentplatform.api.operation;
 
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -79,8 +80,10 @@ final class OperationRoutes {
     @ApiResponse(responseCode = "409", description = "The operation is not cancellable (the contract's flat body)",
             content = @Content(schema = @Schema(ref = OpenApiConfiguration.OPERATION_CONFLICT)))
     Mono<ResponseEntity<Map<String, Object>>> cancel(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
-            @PathVariable String operationId, @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey,
-            ServerWebExchange exchange) {
+            @PathVariable String operationId,
+            // required, as the document says; checked here so a missing key is the envelope's missing_param naming it
+            @Parameter(required = true, schema = @Schema(type = "string", minLength = 1, maxLength = 128))
+            @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey, ServerWebExchange exchange) {
         if (idempotencyKey == null) {
             throw ApiException.missingParam("Idempotency-Key");
         }

@@ -1,6 +1,8 @@
 package org.agentplatform.api.task;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -96,7 +98,8 @@ final class TaskRoutes {
 
     @GetMapping("/api/v1/agents/{agentId}/tasks")
     Mono<ApiResponse<TaskList>> list(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
-            @RequestParam(required = false) String limit, @RequestParam(required = false) String since) {
+            @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit,
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since) {
         AgentId agent = AgentAccess.parse(agentId);
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         Long after = since == null ? null : StreamResume.offset("since", since);
@@ -106,8 +109,10 @@ final class TaskRoutes {
 
     /** The caller's tasks across agents: newest changes first, or with {@code since} every change after it, oldest first. */
     @GetMapping("/api/v1/tasks")
-    Mono<ApiResponse<TaskList>> inbox(@AuthenticationPrincipal Caller caller, @RequestParam(required = false) String limit,
-            @RequestParam(required = false) String since, @RequestParam(required = false) String agentId) {
+    Mono<ApiResponse<TaskList>> inbox(@AuthenticationPrincipal Caller caller,
+            @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit,
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since,
+            @RequestParam(required = false) String agentId) {
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         Long after = since == null ? null : StreamResume.offset("since", since);
         AgentId agent = agentId == null ? null : agentFilter(agentId);
@@ -157,8 +162,10 @@ final class TaskRoutes {
     /** The task's log: every row after {@code since}; streaming chunks only with {@code include_deltas=true}. */
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}/messages")
     Mono<ApiResponse<TaskMessageLog>> messages(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
-            @PathVariable String taskId, @RequestParam(required = false) String since,
-            @RequestParam(name = "include_deltas", required = false) String includeDeltas, @RequestParam(required = false) String limit) {
+            @PathVariable String taskId,
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since,
+            @Parameter(schema = @Schema(type = "boolean")) @RequestParam(name = "include_deltas", required = false) String includeDeltas,
+            @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit) {
         LogPages.Query query = LogPages.Query.of(since, includeDeltas, limit);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
                 .flatMap(task -> LogPages.page(query, tasks.log(task.id(), query.since(), query.deltas(), query.limit()), TaskView::entry,
@@ -174,7 +181,7 @@ final class TaskRoutes {
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}/events")
     Mono<ResponseEntity<Flux<DataBuffer>>> events(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String taskId, @RequestHeader(name = StreamResume.HEADER, required = false) String lastEventId,
-            @RequestParam(required = false) String since) {
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since) {
         long cursor = StreamResume.afterOffset(lastEventId, since);
         if (cursor < 0) {
             // from the start: a task created a moment ago streams from its events before its read model shows it

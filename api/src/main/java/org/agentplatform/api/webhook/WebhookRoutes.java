@@ -1,5 +1,7 @@
 package org.agentplatform.api.webhook;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -104,7 +106,7 @@ final class WebhookRoutes {
     @GetMapping(BASE + "/{webhookId}/deliveries")
     Mono<ApiResponse<Map<String, List<WebhookView.Delivery>>>> deliveries(@AuthenticationPrincipal Caller caller,
             @PathVariable String agentId, @PathVariable String taskId, @PathVariable String webhookId,
-            @RequestParam(required = false) String limit) {
+            @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit) {
         WebhookId webhook = PathIds.parse("webhookId", webhookId, WebhookId::new);
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
