@@ -18,6 +18,7 @@ import io.swagger.v3.oas.models.security.SecurityScheme;
 import io.swagger.v3.oas.models.servers.Server;
 import io.swagger.v3.oas.models.tags.Tag;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,27 +52,51 @@ public class OpenApiConfiguration {
     public static final String HARNESS_ERROR = "#/components/schemas/HarnessError";
     /** The contract's flat 409 bodies of operation cancel and events (or the envelope for other conflicts). */
     public static final String OPERATION_CONFLICT = "#/components/schemas/OperationConflict";
+    /**
+     * The document's tags: the contract's names where it names one ({@code deploy}, {@code instances}, {@code computer},
+     * {@code mobile}, {@code agents}, {@code tasks}, {@code conversations}, {@code files}), plural nouns in its style for
+     * the rest, each with its description; the routes of a class carry its area's tags ({@link #AREA_TAGS}).
+     */
     private static final Map<String, String> TAGS = Map.ofEntries(
-            Map.entry("agent", "Platform agents: read, visibility, MCP"),
-            Map.entry("agentKey", "Agent API keys (bak_), at most three active per agent"),
-            Map.entry("apiKey", "User API keys (oag_)"),
+            Map.entry("deploy", "The provider, region and instance kind catalog to deploy from"),
+            Map.entry("instances", "Instances: deploy, start, stop, restart, destroy"),
+            Map.entry("computer", "Desktop control (linux, windows, mac): screenshot, click, move, scroll, type, key"),
+            Map.entry("mobile", "Android control: screenshot, tap, swipe, scroll, type, key, press_button"),
+            Map.entry("agents", "Platform agents: list, read, visibility, MCP, and the synchronous invoke"),
+            Map.entry("tasks", "Asynchronous tasks: create (202), poll, stream (SSE), continue, cancel; the inbox"),
+            Map.entry("conversations", "Long-lived multi-turn conversations and their stream"),
+            Map.entry("files", "Presigned file upload and download, and the built-in object store behind them"),
+            Map.entry("webhooks", "Signed callbacks on tasks and their deliveries"),
+            Map.entry("skills", "Agent skills, template and models"),
+            Map.entry("terminals", "Terminal sessions: single-use tickets and the WebSocket"),
+            Map.entry("runtime", "Runtime methods (JSON-RPC 2.0), operations (snapshot, cancel, stream) and capability manifests"),
+            Map.entry("faults", "Fault injection on the local provider"),
             Map.entry("audit", "The audit trail: resource histories, the NDJSON export, signed checkpoints"),
             Map.entry("auth", "Login and the public signing keys (JWKS)"),
-            Map.entry("capability", "An instance's runtime capability manifest"),
-            Map.entry("catalog", "Providers, their regions and instance kinds"),
-            Map.entry("control", "Computer (desktops) and mobile (android) control"),
-            Map.entry("conversation", "Conversations: multi-turn sessions with an agent and their stream"),
-            Map.entry("fault", "Fault injection on the local provider"),
-            Map.entry("file", "Presigned file upload and download"),
-            Map.entry("instance", "Instances: deploy, start, stop, restart, destroy"),
-            Map.entry("invoke", "Synchronous invoke of an agent"),
-            Map.entry("method", "Runtime methods (JSON-RPC 2.0) on an instance"),
-            Map.entry("object", "The built-in object store behind presigned URLs"),
-            Map.entry("operation", "Runtime operations: snapshot, cancel, event stream"),
-            Map.entry("skill", "Agent skills, template and models"),
-            Map.entry("task", "Tasks: create, read, stream, continue, cancel; the inbox"),
-            Map.entry("terminal", "Terminal sessions: single-use tickets and the WebSocket"),
-            Map.entry("webhook", "Task webhooks and their deliveries"));
+            Map.entry("api-keys", "User API keys (oag_)"),
+            Map.entry("agent-keys", "Agent API keys (bak_), at most three active per agent"));
+    /** The tags of each route class's area (its name without {@code Routes}). */
+    private static final Map<String, List<String>> AREA_TAGS = Map.ofEntries(
+            Map.entry("Catalog", List.of("deploy")),
+            Map.entry("Instance", List.of("instances")),
+            Map.entry("Control", List.of("computer", "mobile")),
+            Map.entry("Agent", List.of("agents")),
+            Map.entry("Invoke", List.of("agents")),
+            Map.entry("Task", List.of("tasks")),
+            Map.entry("Conversation", List.of("conversations")),
+            Map.entry("File", List.of("files")),
+            Map.entry("Object", List.of("files")),
+            Map.entry("Webhook", List.of("webhooks")),
+            Map.entry("Skill", List.of("skills")),
+            Map.entry("Terminal", List.of("terminals")),
+            Map.entry("Method", List.of("runtime")),
+            Map.entry("Operation", List.of("runtime")),
+            Map.entry("Capability", List.of("runtime")),
+            Map.entry("Fault", List.of("faults")),
+            Map.entry("Audit", List.of("audit")),
+            Map.entry("Auth", List.of("auth")),
+            Map.entry("ApiKey", List.of("api-keys")),
+            Map.entry("AgentKey", List.of("agent-keys")));
     private static final List<Integer> ERROR_STATUSES = List.of(400, 401, 403, 404, 409, 413, 429, 500, 503, 504);
     /** The {@code default} response: the refusals any route may answer before it is reached (405, 406, 414, 431). */
     private static final String HTTP_LEVEL = "The error envelope for a refusal at the HTTP level: " + String.join(", ",
@@ -97,7 +122,7 @@ public class OpenApiConfiguration {
     }
 
     /**
-     * Operation ids and tags from the controller ({@code TaskRoutes.create} is {@code taskCreate}, tag {@code task}; a
+     * Operation ids and tags from the controller ({@code TaskRoutes.create} is {@code taskCreate}, tag {@code tasks}; a
      * method named for a Java keyword with its area, {@code TaskRoutes.continueTask}, is {@code taskContinue}).
      */
     @Bean
@@ -111,7 +136,11 @@ public class OpenApiConfiguration {
                 method = method.substring(0, method.length() - area.length());
             }
             operation.setOperationId(tag + Character.toUpperCase(method.charAt(0)) + method.substring(1));
-            operation.setTags(List.of(tag));
+            List<String> tags = AREA_TAGS.get(area);
+            if (tags == null) {
+                throw new IllegalStateException(handler.getBeanType().getSimpleName() + " has no tags in OpenApiConfiguration.AREA_TAGS");
+            }
+            operation.setTags(tags);
             if (operation.getSummary() == null) {
                 operation.setSummary(summary(area, method));
             }
@@ -148,7 +177,8 @@ public class OpenApiConfiguration {
                     tags.addAll(operation.getTags());
                 }
             }));
-            document.setTags(tags.stream().map(name -> new Tag().name(name).description(TAGS.getOrDefault(name, name))).toList());
+            document.setTags(TAGS.keySet().stream().filter(tags::contains).sorted(Comparator.comparing(OpenApiConfiguration::tagOrder))
+                    .map(name -> new Tag().name(name).description(TAGS.get(name))).toList());
             // the routes that write bytes (streams, exports, objects) say so above; Spring's buffer type is nothing on the wire
             document.getComponents().getSchemas().remove("DataBuffer");
         };
@@ -160,6 +190,12 @@ public class OpenApiConfiguration {
         return (exchange, chain) -> DOCUMENT.concat(".json").equals(exchange.getRequest().getPath().value())
                 ? chain.filter(exchange.mutate().request(exchange.getRequest().mutate().path(DOCUMENT).build()).build())
                 : chain.filter(exchange);
+    }
+
+    /** The contract's tags first, in its order, then the others by name. */
+    private static String tagOrder(String tag) {
+        int contract = List.of("deploy", "instances", "computer", "mobile", "agents", "tasks", "conversations", "files").indexOf(tag);
+        return contract >= 0 ? "0" + contract : "1" + tag;
     }
 
     /** {@code TaskRoutes.createToFirstFrame} reads "Task: create to first frame". */
@@ -266,7 +302,7 @@ public class OpenApiConfiguration {
     private static PathItem terminalSocket() {
         Operation attach = new Operation()
                 .operationId("terminalAttach")
-                .tags(List.of("terminal"))
+                .tags(List.of("terminals"))
                 .summary("Attach to a terminal (WebSocket)")
                 .description("""
                         A WebSocket upgrade. The single-use ticket from `POST .../terminal-sessions` is the query parameter \

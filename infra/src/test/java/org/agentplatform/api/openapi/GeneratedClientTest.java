@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.agentplatform.client.ApiClient;
 import org.agentplatform.client.ApiException;
-import org.agentplatform.client.api.CatalogApi;
-import org.agentplatform.client.api.InstanceApi;
+import org.agentplatform.client.api.DeployApi;
+import org.agentplatform.client.api.InstancesApi;
 import org.agentplatform.infra.support.ApiTest;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +19,11 @@ class GeneratedClientTest extends ApiTest {
         client.updateBaseUri("http://localhost:" + port);
         client.setRequestInterceptor(request -> request.header("Authorization", "Bearer " + firstKey()));
 
-        var providers = new CatalogApi(client).catalogProviders();
+        var providers = new DeployApi(client).catalogProviders();
         assertThat(providers.getSuccess()).isTrue();
         assertThat(providers.getData()).anySatisfy(provider -> assertThat(provider.getMeta().getId()).isEqualTo("local"));
 
-        assertThatThrownBy(() -> new InstanceApi(client).instanceGet("00000000-0000-0000-0000-000000000000", null))
+        assertThatThrownBy(() -> new InstancesApi(client).instanceGet("00000000-0000-0000-0000-000000000000", null))
                 .isInstanceOfSatisfying(ApiException.class, refused -> {
                     assertThat(refused.getCode()).isEqualTo(404);
                     assertThat(refused.getResponseBody()).contains("\"code\":\"not_found\"");
