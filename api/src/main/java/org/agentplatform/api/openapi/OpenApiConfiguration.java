@@ -155,6 +155,7 @@ public class OpenApiConfiguration {
             responseFields.apply(document);
             document.getComponents().addSchemas(ERROR, errorResponse()).addSchemas("Error", error())
                     .addSchemas("HarnessError", harnessError()).addSchemas("OperationConflict", operationConflict());
+            StreamEvents.addSchemas(document.getComponents());
             document.getPaths().put(TerminalSocket.PATTERN, terminalSocket());
             Set<String> tags = new TreeSet<>();
             document.getPaths().forEach((path, item) -> item.readOperationsMap().forEach((verb, operation) -> {
@@ -162,7 +163,7 @@ public class OpenApiConfiguration {
                     operation.setSecurity(List.of());
                 }
                 if (path.endsWith("/events") && !path.startsWith("/api/v1/audit")) {
-                    eventStream(operation);
+                    eventStream(path, operation);
                 }
                 if (path.endsWith("/methods")) {
                     jsonRpc(document.getComponents(), operation);
@@ -232,7 +233,8 @@ public class OpenApiConfiguration {
                 .filter(code -> code.httpStatus() == status).map(ErrorCode::wireName).toList());
     }
 
-    private static void eventStream(Operation operation) {
+    /** An SSE route: the resume header, 204, and the frames it sends by {@code event:} name ({@link StreamEvents}). */
+    private static void eventStream(String path, Operation operation) {
         boolean declared = operation.getParameters() != null
                 && operation.getParameters().stream().anyMatch(parameter -> "Last-Event-ID".equalsIgnoreCase(parameter.getName()));
         if (!declared) {
@@ -240,10 +242,13 @@ public class OpenApiConfiguration {
                     .description("Resume after this event id (the `id:` of the last event received)").schema(schema("string", null)));
         }
         ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
+        MediaType frames = new MediaType().schema(schema("string", null));
+        frames.addExtension(StreamEvents.EXTENSION, StreamEvents.of(path));
         responses.put("200", new ApiResponse().description("""
                 A `text/event-stream`: each event is `event:`, its `data:` lines (JSON), then `id:`; comment lines are \
-                heartbeats; the stream ends after `done` once the resource is finished.""")
-                .content(new Content().addMediaType("text/event-stream", new MediaType().schema(schema("string", null)))));
+                heartbeats; the stream ends after `done` once the resource is finished. `x-sse-events` gives the schema of \
+                each event's data by its `event:` name.""")
+                .content(new Content().addMediaType("text/event-stream", frames)));
         responses.put("204", new ApiResponse().description("Resumed at or past the finished stream's last event: nothing more will come"));
         operation.setResponses(responses);
     }
@@ -306,9 +311,10 @@ public class OpenApiConfiguration {
                 .summary("Attach to a terminal (WebSocket)")
                 .description("""
                         A WebSocket upgrade. The single-use ticket from `POST .../terminal-sessions` is the query parameter \
-                        `ticket` or the subprotocol `ticket.<ticket>` (the server selects `terminal.v1` when offered). Binary or \
-                        text frames carry the terminal's bytes both ways; a text frame `{"type":"resize","cols":C,"rows":R}` \
-                        resizes. Refusals and ends are close frames: 4400 ticket_missing, 4401 ticket_invalid/ticket_expired, \
+                        `ticket` or the subprotocol `ticket.<ticket>` (the 101 names `terminal.v1` when offered, else the ticket \
+                        subprotocol offered). Binary or text frames carry the terminal's bytes both ways; a text frame \
+                        `{"type":"resize","cols":C,"rows":R}` resizes. Refusals and ends are close frames: 4400 \
+                        ticket_missing/protocol_refused, 4401 ticket_invalid/ticket_expired, \
                         4403 ticket_refused, 4409 ticket_used, 4404 terminal_ended, 4001 replaced, 1000 shell_exited or closed, \
                         1001 the end's reason.""")
                 .security(List.of())

@@ -36,8 +36,10 @@ import tools.jackson.databind.json.JsonMapper;
  * The document is the wire: every response a test's client receives is checked against {@code docs/openapi.json}: its
  * status is documented for the operation, its content type is one the operation declares, and a JSON body validates
  * against the declared schema (OpenAPI 3.1's dialect of JSON Schema 2020-12). A mismatch fails the request, so the test
- * that caused it fails, naming what differs. Streams are checked by status and content type (their frames by their own
- * tests). A path outside the document is checked only when it answers a success: an undocumented route.
+ * that caused it fails, naming what differs. An event stream is checked by status and content type, then frame by frame
+ * as the test reads it: each frame's {@code event:} name must be one the document lists for the stream ({@code x-sse-events})
+ * and its {@code data:} must validate against that event's schema. A path outside the document is checked only when it
+ * answers a success: an undocumented route.
  */
 public final class OpenApiResponses {
 
@@ -88,7 +90,9 @@ public final class OpenApiResponses {
         Optional<MediaType> type = response.headers().contentType();
         if (type.isPresent() && MediaType.TEXT_EVENT_STREAM.isCompatibleWith(type.get())) {
             fail(violations(method, url.getRawPath(), response.statusCode().value(), type.orElse(null), null));
-            return Mono.just(response);
+            Frames frames = new Frames(method.name() + " " + url.getRawPath() + " -> " + response.statusCode().value(),
+                    streamEvents(method, url.getRawPath()));
+            return Mono.just(response.mutate().body(body -> body.doOnNext(frames::read)).build());
         }
         return response.bodyToMono(byte[].class).defaultIfEmpty(new byte[0]).map(body -> {
             fail(violations(method, url.getRawPath(), response.statusCode().value(), type.orElse(null), body));
@@ -176,6 +180,112 @@ public final class OpenApiResponses {
             violations.add(call + ": " + error.getInstanceLocation() + " " + error.getMessage());
         }
         return violations;
+    }
+
+    /** What in one frame of the stream at {@code path} differs from the document (empty when it matches). */
+    List<String> frameViolations(HttpMethod method, String path, String frame) {
+        return new Frames(method.name() + " " + path, streamEvents(method, path)).check(frame);
+    }
+
+    /** The document's {@code x-sse-events} of the stream at {@code path} (null when it lists none). */
+    private JsonNode streamEvents(HttpMethod method, String path) {
+        return routes.stream().filter(candidate -> candidate.pattern().matcher(path).matches()).findFirst()
+                .map(route -> document.get("paths").get(route.template()).path(method.name().toLowerCase(Locale.ROOT)).path("responses")
+                        .path("200").path("content").path("text/event-stream").get("x-sse-events"))
+                .orElse(null);
+    }
+
+    /** The schema of the event named {@code event} among {@code events} ({@code "prefix.*"} names every event with that prefix). */
+    private Schema eventSchema(JsonNode events, String event) {
+        JsonNode reference = events.get(event);
+        if (reference == null) {
+            for (String name : events.propertyNames()) {
+                if (name.endsWith("*") && event.startsWith(name.substring(0, name.length() - 1))) {
+                    reference = events.get(name);
+                }
+            }
+        }
+        if (reference == null) {
+            return null;
+        }
+        return loaded.computeIfAbsent(reference.get("$ref").asString(), at -> schemas.getSchema(SchemaLocation.of(DOCUMENT + at)));
+    }
+
+    /** Reads a stream's bytes as they pass, frame by frame, and checks each frame against the document. */
+    private final class Frames {
+
+        private final String call;
+        private final JsonNode events;
+        private byte[] pending = new byte[0];
+
+        Frames(String call, JsonNode events) {
+            this.call = call;
+            this.events = events;
+        }
+
+        void read(DataBuffer buffer) {
+            byte[] chunk = new byte[buffer.readableByteCount()];
+            buffer.toByteBuffer(buffer.readPosition(), chunk.length).get(chunk);
+            byte[] all = new byte[pending.length + chunk.length];
+            System.arraycopy(pending, 0, all, 0, pending.length);
+            System.arraycopy(chunk, 0, all, pending.length, chunk.length);
+            int end = lastFrameEnd(all);
+            pending = java.util.Arrays.copyOfRange(all, end, all.length);
+            for (String frame : new String(all, 0, end, StandardCharsets.UTF_8).split("\n\n")) {
+                if (!frame.isBlank()) {
+                    fail(check(frame));
+                }
+            }
+        }
+
+        /** Where the last complete frame ends (after its blank line): a frame may come in pieces. */
+        private static int lastFrameEnd(byte[] bytes) {
+            for (int index = bytes.length - 1; index > 0; index--) {
+                if (bytes[index] == '\n' && bytes[index - 1] == '\n') {
+                    return index + 1;
+                }
+            }
+            return 0;
+        }
+
+        private List<String> check(String frame) {
+            String event = "message";
+            StringBuilder data = null;
+            for (String line : frame.split("\n")) {
+                if (line.startsWith(":")) {
+                    continue;
+                }
+                int colon = line.indexOf(':');
+                String field = colon < 0 ? line : line.substring(0, colon);
+                String value = colon < 0 ? "" : line.substring(colon + 1).replaceFirst("^ ", "");
+                if (field.equals("event")) {
+                    event = value;
+                } else if (field.equals("data")) {
+                    data = data == null ? new StringBuilder(value) : data.append('\n').append(value);
+                }
+            }
+            if (data == null) {
+                return List.of();
+            }
+            if (events == null) {
+                return List.of(call + ": frames where the document lists no events for the stream");
+            }
+            Schema schema = eventSchema(events, event);
+            if (schema == null) {
+                return List.of(call + ": event '" + event + "' is not among the stream's events " + events.propertyNames());
+            }
+            JsonNode json;
+            try {
+                json = JSON.readTree(data.toString());
+            } catch (RuntimeException notJson) {
+                return List.of(call + ": the data of event '" + event + "' is not JSON");
+            }
+            List<String> violations = new ArrayList<>();
+            for (Error error : schema.validate(json)) {
+                violations.add(call + ": event '" + event + "' " + error.getInstanceLocation() + " " + error.getMessage());
+            }
+            return violations;
+        }
     }
 
     private static String escape(String segment) {

@@ -37,4 +37,19 @@ class OpenApiResponsesTest {
         assertThat(document.violations(HttpMethod.GET, "/api/v1/no-such-route", 200, MediaType.APPLICATION_JSON, "{}".getBytes(StandardCharsets.UTF_8)))
                 .isNotEmpty();
     }
+
+    @Test
+    void eachStreamFrameIsCheckedByItsEventName() {
+        String events = "/api/v1/agents/0b7c2e1e-5b1a-4a5e-9a57-0d3c1f2e4a10/tasks/1c7c2e1e-5b1a-4a5e-9a57-0d3c1f2e4a10/events";
+        String status = "{\"type\":\"task_status\",\"task_id\":\"t\",\"context_id\":\"c\",\"status\":\"running\",\"final\":false,"
+                + "\"timestamp\":\"2026-11-26T10:00:00Z\"}";
+        assertThat(document.frameViolations(HttpMethod.GET, events, "event:task_status\ndata:" + status + "\nid:5")).isEmpty();
+        assertThat(document.frameViolations(HttpMethod.GET, events, ": keep-alive")).isEmpty();
+        // a status the contract does not know, a field too many, an event the stream does not send
+        assertThat(document.frameViolations(HttpMethod.GET, events, "event:task_status\ndata:" + status.replace("running", "busy"))).isNotEmpty();
+        assertThat(document.frameViolations(HttpMethod.GET, events, "event:task_status\ndata:" + status.replace("{", "{\"extra\":1,")))
+                .isNotEmpty();
+        assertThat(document.frameViolations(HttpMethod.GET, events, "event:turn_status\ndata:" + status)).singleElement().asString()
+                .contains("not among the stream's events");
+    }
 }
