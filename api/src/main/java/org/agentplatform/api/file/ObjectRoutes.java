@@ -35,6 +35,9 @@ final class ObjectRoutes {
     }
 
     @PutMapping(PATH)
+    @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true,
+            description = "The file's bytes, with the Content-Type and length the presign named (its `headers`)",
+            content = @Content(mediaType = "*/*", schema = @Schema(type = "string", format = "binary")))
     Mono<ApiResponse<Map<String, Object>>> upload(@PathVariable String fileId, @RequestParam(required = false) String expires,
             @RequestParam(required = false) String signature, ServerHttpRequest request) {
         MediaType contentType = request.getHeaders().getContentType();
