@@ -1,5 +1,6 @@
 package org.agentplatform.api.operation;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Map;
 import org.agentplatform.kernel.operation.OperationStatus;
 import org.agentplatform.query.operation.OperationRecord;
@@ -17,8 +18,8 @@ public record OperationSnapshot(
         String capability,
         String transport,
         String sequence,
-        String createdAt,
-        String updatedAt,
+        @Schema(format = "date-time") String createdAt,
+        @Schema(format = "date-time") String updatedAt,
         String status,
         String effectState,
         boolean terminal,
