@@ -30,10 +30,10 @@ import org.axonframework.modelling.command.AggregateIdentifier;
 import org.axonframework.modelling.command.AggregateLifecycle;
 
 /**
- * One callback to one webhook (see {@link DeliveryStatus}): each attempt started (once) and then recorded, failed with the next attempt
- * scheduled by {@link RetrySchedule}, due again, and dead-lettered when the schedule is exhausted. A
- * redeliver of a failed or dead-lettered delivery creates a new one with the same payload and the
- * signature header last sent; the source stays as it is.
+ * One callback to one webhook (see {@link DeliveryStatus}): each attempt started (once) and then recorded, failed with
+ * the next attempt scheduled by {@link RetrySchedule}, due again, and dead-lettered when the schedule is exhausted. A
+ * redeliver of a failed or dead-lettered delivery creates a new one with the same payload and the signature header last
+ * sent; the source stays as it is.
  */
 class WebhookDelivery {
 
