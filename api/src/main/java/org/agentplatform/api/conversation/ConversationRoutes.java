@@ -119,7 +119,7 @@ final class ConversationRoutes {
         return AgentAccess.readable(agents, agent, caller.ownerId())
                 .flatMap(found -> conversations.list(caller.ownerId(), agent, before, clamped).collectList())
                 .map(page -> ApiResponse.of(new ConversationList(page.stream().map(ConversationView::of).toList(),
-                        page.size() == clamped ? Long.toString(page.getLast().openedOffset()) : null)));
+                        page.size() == clamped ? page.getLast().openedOffset() : null)));
     }
 
     @GetMapping("/api/v1/agents/{agentId}/conversations/{convId}")
@@ -154,7 +154,7 @@ final class ConversationRoutes {
                                             "", Map.of("message_id", messageId.toString()), null)
                                     : refused)
                             .thenReturn(new Sent(messageId.toString(), conversation.id().toString(),
-                                    Long.toString(conversation.lastOffset())));
+                                    conversation.lastOffset()));
                 })
                 .map(ApiResponse::of);
     }
@@ -216,11 +216,11 @@ final class ConversationRoutes {
     }
 
     /** A page of conversations; {@code next_cursor} is null on the last page. */
-    record ConversationList(List<ConversationView> conversations, @JsonProperty("next_cursor") @Nullable String nextCursor) {
+    record ConversationList(List<ConversationView> conversations, @JsonProperty("next_cursor") @Nullable Long nextCursor) {
     }
 
     /** The answer to a message: its id and the cursor to read or stream the conversation from (no offset: it has none yet). */
-    record Sent(@JsonProperty("message_id") String messageId, @JsonProperty("conversation_id") String conversationId, String cursor) {
+    record Sent(@JsonProperty("message_id") String messageId, @JsonProperty("conversation_id") String conversationId, long cursor) {
     }
 
     /** A page of a conversation's log; {@code latest_offset} is the log's true maximum, {@code next_since} the cursor for the next page. */

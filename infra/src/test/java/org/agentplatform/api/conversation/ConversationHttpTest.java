@@ -66,6 +66,8 @@ class ConversationHttpTest extends ApiTest {
 
         JsonNode first = owner.say(agent, conversation, "first message\n/echo deltas=3");
         assertThat(first.propertyNames()).containsExactlyInAnyOrder("message_id", "conversation_id", "cursor");
+        // an offset, a number like every offset and cursor of the API (next_since, latest_offset, next_cursor)
+        assertThat(first.get("cursor").isIntegralNumber()).isTrue();
         owner.say(agent, conversation, "second message\n/echo deltas=4 take_ms=2000");
         owner.awaitTurn(agent, conversation, 2, "running");
         // the third while the agent still streams the second: it waits for its turn
@@ -291,7 +293,7 @@ class ConversationHttpTest extends ApiTest {
         }
         JsonNode page = body(owner.get("/api/v1/agents/{a}/conversations?limit=2", agent).exchange(), 200).get("data");
         assertThat(page.get("conversations").findValuesAsString("conversation_id")).containsExactly(opened.get(2), opened.get(1));
-        JsonNode next = body(owner.get("/api/v1/agents/{a}/conversations?limit=2&cursor={c}", agent, page.get("next_cursor").asString())
+        JsonNode next = body(owner.get("/api/v1/agents/{a}/conversations?limit=2&cursor={c}", agent, page.get("next_cursor").asLong())
                 .exchange(), 200).get("data");
         assertThat(next.get("conversations").findValuesAsString("conversation_id")).startsWith(opened.get(0));
         assertError(stranger().get("/api/v1/agents/{a}/conversations", agent).exchange(), 403, "forbidden", "");

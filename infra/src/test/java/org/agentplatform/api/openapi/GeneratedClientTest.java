@@ -138,11 +138,11 @@ class GeneratedClientTest extends ApiTest {
         // a conversation: open, two messages, its log since the first one's cursor, close
         ConversationsApi conversations = new ConversationsApi(client);
         String conversation = conversations.conversationOpen(agent, new OpenRequest().title("planning")).getData().getConversationId();
-        String cursor = conversations.conversationSend(agent, conversation, new MessageRequest().message("first")).getData().getCursor();
+        Long cursor = conversations.conversationSend(agent, conversation, new MessageRequest().message("first")).getData().getCursor();
         conversations.conversationSend(agent, conversation, new MessageRequest().message("and then?\n/echo history"));
         PlatformClient.await(() -> call(() -> conversations.conversationGet(agent, conversation).getData()),
                 view -> Integer.valueOf(2).equals(view.getTurn()) && "completed".equals(view.getTurnStatus()), "two turns answered");
-        assertThat(conversations.conversationMessages(agent, conversation, Long.parseLong(cursor), false, null).getData().getMessages())
+        assertThat(conversations.conversationMessages(agent, conversation, cursor, false, null).getData().getMessages())
                 .isNotEmpty();
         assertThat(conversations.conversationClose(agent, conversation).getData().getStatus()).isEqualTo("closed");
 
