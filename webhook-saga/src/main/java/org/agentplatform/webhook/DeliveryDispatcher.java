@@ -205,31 +205,19 @@ public class DeliveryDispatcher {
         }
     }
 
-    /** Sends the command; a refusal means another node or an earlier try got there first, which is fine. */
-    private void record(Object command) {
+    /**
+     * Sends the command; answers whether the delivery took it. A refusal means another node or an earlier try got there
+     * first, which is fine.
+     */
+    private boolean record(Object command) {
         try {
             commands.sendAndWait(GenericCommandMessage.asCommandMessage(command).andMetaData(AuditMetadata.byProcess(GROUP)));
-        } catch (CommandExecutionException failure) {
-            if (!(failure.getCause() instanceof CommandRefused)) {
-                throw failure;
-            }
-            log.atDebug().addKeyValue("command", command.getClass().getSimpleName()).log(failure.getCause().getMessage());
-        }
-    }
-
-    /**
-     * Records that the attempt is being sent, before it is: answers false when the delivery refuses it (this attempt was
-     * started before, or the delivery moved on), and then it is not sent.
-     */
-    private boolean started(Pending delivery) {
-        try {
-            commands.sendAndWait(GenericCommandMessage.asCommandMessage(new StartDeliveryAttempt(delivery.deliveryId(), delivery.attempt(),
-                    clock.instant())).andMetaData(AuditMetadata.byProcess(GROUP)));
             return true;
         } catch (CommandExecutionException failure) {
             if (!(failure.getCause() instanceof CommandRefused)) {
                 throw failure;
             }
+            log.atDebug().addKeyValue("command", command.getClass().getSimpleName()).log(failure.getCause().getMessage());
             return false;
         }
     }
@@ -261,9 +249,9 @@ public class DeliveryDispatcher {
             record(new StopDelivery(delivery.deliveryId(), "The webhook was deleted; no further attempts"));
             return;
         }
-        if (!started(delivery)) {
-            log.atDebug().addKeyValue("delivery_id", delivery.deliveryId().toString()).addKeyValue("attempt", delivery.attempt())
-                    .log("attempt already started (an event handled again after a node died); not sent twice");
+        // recorded as started before it is sent; refused when it was started before (an event handled again after a node
+        // died) or the delivery moved on, and then not sent
+        if (!record(new StartDeliveryAttempt(delivery.deliveryId(), delivery.attempt(), clock.instant()))) {
             return;
         }
         WebhookTargets.Target to = target.get();
