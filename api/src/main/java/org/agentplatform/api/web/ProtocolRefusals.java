@@ -61,19 +61,24 @@ public final class ProtocolRefusals implements NettyServerCustomizer {
         public void write(ChannelHandlerContext context, Object message, ChannelPromise promise) throws Exception {
             if (message instanceof FullHttpResponse response && response.content().readableBytes() == 0
                     && !response.headers().contains(RequestIds.HEADER) && REFUSALS.contains(response.status().code())) {
-                String requestId = RequestIds.generate();
-                byte[] body = writer.body(ApiErrorHandler.byStatus(response.status().code()), requestId);
-                FullHttpResponse enveloped = response.replace(Unpooled.wrappedBuffer(body));
-                enveloped.headers().remove(HttpHeaderNames.TRANSFER_ENCODING)
-                        .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-                        .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
-                        .set(RequestIds.HEADER, requestId);
-                response.release();
-                super.write(context, enveloped, promise);
+                super.write(context, enveloped(response), promise);
                 return;
             }
             super.write(context, message, promise);
         }
+    }
+
+    /** The refusal with the error envelope of its status as its body (and a request id of its own), framed by its length. */
+    private FullHttpResponse enveloped(FullHttpResponse refusal) {
+        String requestId = RequestIds.generate();
+        byte[] body = writer.body(ApiErrorHandler.byStatus(refusal.status().code()), requestId);
+        FullHttpResponse enveloped = refusal.replace(Unpooled.wrappedBuffer(body));
+        enveloped.headers().remove(HttpHeaderNames.TRANSFER_ENCODING)
+                .set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
+                .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
+                .set(RequestIds.HEADER, requestId);
+        refusal.release();
+        return enveloped;
     }
 
     /** Refuses a request in an HTTP version other than 1.1 and 1.0, and drops its body. */
@@ -87,14 +92,9 @@ public final class ProtocolRefusals implements NettyServerCustomizer {
                     && !HttpVersion.HTTP_1_1.equals(request.protocolVersion()) && !HttpVersion.HTTP_1_0.equals(request.protocolVersion())) {
                 discarding = !(message instanceof LastHttpContent);
                 ReferenceCountUtil.release(message);
-                String requestId = RequestIds.generate();
-                byte[] body = writer.body(ApiErrorHandler.byStatus(505), requestId);
-                FullHttpResponse refusal = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED,
-                        Unpooled.wrappedBuffer(body));
-                refusal.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON)
-                        .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
-                        .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE)
-                        .set(RequestIds.HEADER, requestId);
+                FullHttpResponse refusal = enveloped(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+                        HttpResponseStatus.HTTP_VERSION_NOT_SUPPORTED));
+                refusal.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
                 context.writeAndFlush(refusal).addListener(ChannelFutureListener.CLOSE);
                 return;
             }
