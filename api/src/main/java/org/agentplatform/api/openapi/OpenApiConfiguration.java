@@ -387,14 +387,14 @@ public class OpenApiConfiguration {
         return either;
     }
 
-    private static Schema<Object> ref(String name) {
+    static Schema<Object> ref(String name) {
         Schema<Object> ref = new Schema<>();
         ref.set$ref("#/components/schemas/" + name);
         return ref;
     }
 
     /** A JSON Schema of OpenAPI 3.1 (its {@code type} is a set there). */
-    private static Schema<Object> schema(String type, String description) {
+    static Schema<Object> schema(String type, String description) {
         Schema<Object> schema = new Schema<>();
         schema.setSpecVersion(SpecVersion.V31);
         schema.setTypes(Set.of(type));
@@ -402,7 +402,7 @@ public class OpenApiConfiguration {
         return schema;
     }
 
-    private static Schema<Object> enumerated(String description, List<String> values) {
+    static Schema<Object> enumerated(String description, List<String> values) {
         Schema<Object> schema = schema("string", description);
         schema.setEnum(List.copyOf(values));
         return schema;

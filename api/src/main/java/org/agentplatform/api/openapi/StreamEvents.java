@@ -8,7 +8,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.agentplatform.kernel.operation.EffectState;
 import org.agentplatform.kernel.operation.OperationStatus;
 import org.agentplatform.kernel.task.TaskStatus;
@@ -82,22 +81,22 @@ final class StreamEvents {
     static Map<String, Schema<Object>> of(String path) {
         Map<String, Schema<Object>> events = new LinkedHashMap<>();
         if (path.contains("/operations/")) {
-            events.put("operation.*", ref("OperationStreamEvent"));
+            events.put("operation.*", OpenApiConfiguration.ref("OperationStreamEvent"));
             return events;
         }
         boolean task = path.contains("/tasks/");
         for (String kind : MESSAGE_KINDS) {
-            events.put(kind, ref(task ? "TaskMessageEvent" : "ConversationMessageEvent"));
+            events.put(kind, OpenApiConfiguration.ref(task ? "TaskMessageEvent" : "ConversationMessageEvent"));
         }
         if (task) {
-            events.put("task_status", ref("TaskStatusEvent"));
+            events.put("task_status", OpenApiConfiguration.ref("TaskStatusEvent"));
         } else {
-            events.put("conversation_status", ref("ConversationStatusEvent"));
-            events.put("turn_status", ref("ConversationStatusEvent"));
+            events.put("conversation_status", OpenApiConfiguration.ref("ConversationStatusEvent"));
+            events.put("turn_status", OpenApiConfiguration.ref("ConversationStatusEvent"));
         }
-        events.put("backfill_truncated", ref("BackfillTruncatedEvent"));
-        events.put("error", ref("StreamErrorEvent"));
-        events.put("done", ref("StreamDoneEvent"));
+        events.put("backfill_truncated", OpenApiConfiguration.ref("BackfillTruncatedEvent"));
+        events.put("error", OpenApiConfiguration.ref("StreamErrorEvent"));
+        events.put("done", OpenApiConfiguration.ref("StreamDoneEvent"));
         return events;
     }
 
@@ -129,10 +128,7 @@ final class StreamEvents {
     }
 
     private static Schema<Object> schema(String type) {
-        Schema<Object> schema = new Schema<>();
-        schema.setSpecVersion(SpecVersion.V31);
-        schema.setTypes(Set.of(type));
-        return schema;
+        return OpenApiConfiguration.schema(type, null);
     }
 
     private static Schema<Object> string() {
@@ -158,9 +154,7 @@ final class StreamEvents {
     }
 
     private static Schema<Object> enumerated(List<String> values) {
-        Schema<Object> schema = string();
-        schema.setEnum(List.copyOf(values));
-        return schema;
+        return OpenApiConfiguration.enumerated(null, values);
     }
 
     private static Schema<Object> nullable(Schema<Object> schema, String description) {
@@ -174,12 +168,6 @@ final class StreamEvents {
         array.setItems(items);
         array.setDescription(description);
         return array;
-    }
-
-    private static Schema<Object> ref(String name) {
-        Schema<Object> ref = new Schema<>();
-        ref.set$ref("#/components/schemas/" + name);
-        return ref;
     }
 
     private static List<String> concat(List<String> first, List<String> second) {
