@@ -124,7 +124,7 @@ public final class OpenApiResponses {
     /** What in the response differs from the document (empty when it matches); {@code body} null for a stream. */
     List<String> violations(HttpMethod method, String path, int status, MediaType type, byte[] body) {
         String call = method.name() + " " + path + " -> " + status;
-        Optional<Route> route = routes.stream().filter(candidate -> candidate.pattern().matcher(path).matches()).findFirst();
+        Optional<Route> route = route(path);
         if (route.isEmpty()) {
             boolean ours = path.startsWith("/api/") || path.startsWith("/storage/");
             return ours && status < 400 ? List.of(call + ": the path is not in the document") : List.of();
@@ -182,6 +182,11 @@ public final class OpenApiResponses {
         return violations;
     }
 
+    /** The document's path that {@code path} is an instance of, the most literal first. */
+    private Optional<Route> route(String path) {
+        return routes.stream().filter(candidate -> candidate.pattern().matcher(path).matches()).findFirst();
+    }
+
     /** What in one frame of the stream at {@code path} differs from the document (empty when it matches). */
     List<String> frameViolations(HttpMethod method, String path, String frame) {
         return new Frames(method.name() + " " + path, streamEvents(method, path)).check(frame);
@@ -189,7 +194,7 @@ public final class OpenApiResponses {
 
     /** The document's {@code x-sse-events} of the stream at {@code path} (null when it lists none). */
     private JsonNode streamEvents(HttpMethod method, String path) {
-        return routes.stream().filter(candidate -> candidate.pattern().matcher(path).matches()).findFirst()
+        return route(path)
                 .map(route -> document.get("paths").get(route.template()).path(method.name().toLowerCase(Locale.ROOT)).path("responses")
                         .path("200").path("content").path("text/event-stream").get("x-sse-events"))
                 .orElse(null);
