@@ -334,7 +334,7 @@ public final class Bench {
     }
 
     private double quotaStatements() {
-        return series(metrics()).entrySet().stream().filter(entry -> entry.getKey().startsWith("agent_platform_quota_store_statements_total"))
+        return Platform.series(metrics()).entrySet().stream().filter(entry -> entry.getKey().startsWith("agent_platform_quota_store_statements_total"))
                 .mapToDouble(entry -> Double.parseDouble(entry.getValue())).sum();
     }
 
@@ -746,25 +746,14 @@ public final class Bench {
 
     /** The application's own series (agent_platform_*) whose values changed during the run, with before and after. */
     private static Map<String, Object> movedMetrics(String before, String after) {
-        Map<String, String> earlier = series(before);
+        Map<String, String> earlier = Platform.series(before);
         Map<String, Object> moved = new LinkedHashMap<>();
-        series(after).forEach((series, value) -> {
+        Platform.series(after).forEach((series, value) -> {
             if (series.startsWith("agent_platform_") && !value.equals(earlier.get(series))) {
                 moved.put(series, earlier.getOrDefault(series, "absent") + " -> " + value);
             }
         });
         return moved;
-    }
-
-    private static Map<String, String> series(String exposition) {
-        Map<String, String> values = new LinkedHashMap<>();
-        for (String line : exposition.split("\n")) {
-            if (!line.startsWith("#") && !line.isBlank()) {
-                int space = line.lastIndexOf(' ');
-                values.put(line.substring(0, space), line.substring(space + 1));
-            }
-        }
-        return values;
     }
 
     private long unfinishedTasks() throws Exception {

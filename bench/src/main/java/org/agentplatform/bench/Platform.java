@@ -69,6 +69,18 @@ final class Platform {
         return http.get("/actuator/prometheus").body();
     }
 
+    /** A Prometheus exposition's samples: each series (its name and labels, as written) and its value, comments left out. */
+    static Map<String, String> series(String exposition) {
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        for (String line : exposition.split("\n")) {
+            if (!line.startsWith("#") && !line.isBlank()) {
+                int space = line.lastIndexOf(' ');
+                values.put(line.substring(0, space), line.substring(space + 1));
+            }
+        }
+        return values;
+    }
+
     static String json(Object value) {
         return JSON.writeValueAsString(value);
     }
