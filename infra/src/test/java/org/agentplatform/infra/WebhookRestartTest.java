@@ -29,36 +29,29 @@ class WebhookRestartTest {
     void aRetryScheduledBeforeAStopIsMadeAfterTheRestartOnceAndOnTime() {
         try (WebhookReceiver receiver = new WebhookReceiver()) {
             receiver.answer("/down", 500);
-            String agent;
-            String task;
-            String webhook;
+            Hooked hooked;
             String first;
             Instant dueAt;
             try (ConfigurableApplicationContext service = start("1s")) {
                 PlatformClient platform = StandaloneService.client(service, dataDir);
-                agent = platform.createAgent(platform.runningInstance("linux"), "notifier");
-                task = platform.task(agent, Map.of("message", "x\n/echo then=input",
-                        "webhooks", List.of(Map.of("url", receiver.url("/down"), "secret", "whsec-0123456789abcdef"))))
-                        .at("/data/task_id").asString();
-                webhook = body(platform.get("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).exchange(), 200)
-                        .at("/data/webhooks/0/webhook_id").asString();
-                JsonNode failed = PlatformClient.await(() -> oldest(platform, agent, task, webhook),
+                hooked = hooked(platform, receiver.url("/down"));
+                JsonNode failed = PlatformClient.await(() -> oldest(platform, hooked),
                         row -> row != null && "failed".equals(row.get("status").asString()), "a first failed attempt");
                 first = failed.get("delivery_id").asString();
                 dueAt = Instant.parse(failed.get("next_attempt_at").asString());
                 assertThat(failed.get("attempt_num").asInt()).isEqualTo(1);
             }
-            long queuedCallbacks = queued(receiver);
+            long queuedCallbacks = queued(receiver, "/down");
             assertThat(queuedCallbacks).isEqualTo(1);
 
             // no sweep runs after the restart: only the stored deadline can make the retries due
             try (ConfigurableApplicationContext service = start("1h")) {
                 PlatformClient platform = StandaloneService.client(service, dataDir);
-                JsonNode retried = PlatformClient.await(() -> oldest(platform, agent, task, webhook),
+                JsonNode retried = PlatformClient.await(() -> oldest(platform, hooked),
                         row -> row.get("attempt_num").asInt() >= 3, "two retries after the restart");
                 assertThat(retried.get("delivery_id").asString()).isEqualTo(first);
                 assertThat(Instant.parse(retried.get("last_attempted_at").asString())).isAfterOrEqualTo(dueAt.plusSeconds(4));
-                assertThat(queued(receiver)).isEqualTo(retried.get("attempt_num").asLong());
+                assertThat(queued(receiver, "/down")).isEqualTo(retried.get("attempt_num").asLong());
                 List<WebhookReceiver.Callback> attempts = receiver.callbacks("/down").stream()
                         .filter(callback -> callback.text().contains("\"queued\"")).toList();
                 assertThat(attempts.get(1).body()).isEqualTo(attempts.get(0).body());
@@ -85,27 +78,18 @@ class WebhookRestartTest {
     void anAttemptCutOffByAStopCountsAndIsNeverSentAgain() {
         try (WebhookReceiver receiver = new WebhookReceiver()) {
             receiver.hold("/cut");
-            String agent;
-            String task;
-            String webhook;
+            Hooked hooked;
             try (ConfigurableApplicationContext service = start("1s", "30s")) {
-                PlatformClient platform = StandaloneService.client(service, dataDir);
-                agent = platform.createAgent(platform.runningInstance("linux"), "notifier");
-                task = platform.task(agent, Map.of("message", "x\n/echo then=input",
-                        "webhooks", List.of(Map.of("url", receiver.url("/cut"), "secret", "whsec-0123456789abcdef"))))
-                        .at("/data/task_id").asString();
-                webhook = body(platform.get("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).exchange(), 200)
-                        .at("/data/webhooks/0/webhook_id").asString();
+                hooked = hooked(StandaloneService.client(service, dataDir), receiver.url("/cut"));
                 receiver.await("/cut", 1);
             }
             receiver.answer("/cut", 500);
             receiver.release("/cut");
             try (ConfigurableApplicationContext service = start("1s", "1s")) {
                 PlatformClient platform = StandaloneService.client(service, dataDir);
-                JsonNode retried = PlatformClient.await(() -> oldest(platform, agent, task, webhook),
+                JsonNode retried = PlatformClient.await(() -> oldest(platform, hooked),
                         row -> row != null && row.get("attempt_num").asInt() >= 2, "the cut attempt counted and the next one made");
-                assertThat(receiver.callbacks("/cut").stream().filter(callback -> callback.text().contains("\"queued\"")).count())
-                        .as("POSTs received for the row's attempts").isEqualTo(retried.get("attempt_num").asLong());
+                assertThat(queued(receiver, "/cut")).as("POSTs received for the row's attempts").isEqualTo(retried.get("attempt_num").asLong());
                 JsonNode history = body(platform.get("/api/v1/audit/events?resource_type=delivery&resource_id={d}",
                         retried.get("delivery_id").asString()).exchange(), 200).at("/data/events");
                 List<String> types = new ArrayList<>();
@@ -116,12 +100,27 @@ class WebhookRestartTest {
         }
     }
 
-    private static long queued(WebhookReceiver receiver) {
-        return receiver.callbacks("/down").stream().filter(callback -> callback.text().contains("\"queued\"")).count();
+    /** A task waiting for input with one signed webhook to {@code url}: the first delivery is its {@code queued}. */
+    private record Hooked(String agent, String task, String webhook) {
     }
 
-    private static JsonNode oldest(PlatformClient platform, String agent, String task, String webhook) {
-        JsonNode rows = body(platform.get("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}/deliveries", agent, task, webhook).exchange(), 200)
+    private static Hooked hooked(PlatformClient platform, String url) {
+        String agent = platform.createAgent(platform.runningInstance("linux"), "notifier");
+        String task = platform.task(agent, Map.of("message", "x\n/echo then=input",
+                "webhooks", List.of(Map.of("url", url, "secret", "whsec-0123456789abcdef")))).at("/data/task_id").asString();
+        String webhook = body(platform.get("/api/v1/agents/{a}/tasks/{t}/webhooks", agent, task).exchange(), 200)
+                .at("/data/webhooks/0/webhook_id").asString();
+        return new Hooked(agent, task, webhook);
+    }
+
+    /** The callbacks of the {@code queued} transition {@code path} received: the first delivery's attempts. */
+    private static long queued(WebhookReceiver receiver, String path) {
+        return receiver.callbacks(path).stream().filter(callback -> callback.text().contains("\"queued\"")).count();
+    }
+
+    private static JsonNode oldest(PlatformClient platform, Hooked hooked) {
+        JsonNode rows = body(platform.get("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}/deliveries", hooked.agent(), hooked.task(),
+                        hooked.webhook()).exchange(), 200)
                 .at("/data/deliveries");
         return rows.isEmpty() ? null : rows.get(rows.size() - 1);
     }

@@ -10,6 +10,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.EntityExchangeResult;
+import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * A browser app on an allowed origin ({@code agent-platform.cors.allowed-origins}) can call the API: its preflight is
@@ -22,11 +23,7 @@ class CorsHttpTest extends ApiTest {
 
     @Test
     void aPreflightFromTheAllowedOriginIsAnsweredWithoutACredential() {
-        http.method(HttpMethod.OPTIONS).uri("/api/v1/agents/any/tasks")
-                .header(HttpHeaders.ORIGIN, CORS_ORIGIN)
-                .header(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD, "POST")
-                .header(HttpHeaders.ACCESS_CONTROL_REQUEST_HEADERS, "authorization, content-type, last-event-id")
-                .exchange()
+        preflight(CORS_ORIGIN, "authorization, content-type, last-event-id")
                 .expectStatus().isOk()
                 .expectHeader().valueEquals(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN, CORS_ORIGIN)
                 .expectHeader().value(HttpHeaders.ACCESS_CONTROL_ALLOW_METHODS, methods -> assertThat(methods).contains("POST"))
@@ -37,11 +34,7 @@ class CorsHttpTest extends ApiTest {
 
     @Test
     void aPreflightFromAnotherOriginIsRefused() {
-        http.method(HttpMethod.OPTIONS).uri("/api/v1/agents/any/tasks")
-                .header(HttpHeaders.ORIGIN, OTHER_ORIGIN)
-                .header(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD, "POST")
-                .header(HttpHeaders.ACCESS_CONTROL_REQUEST_HEADERS, "authorization")
-                .exchange()
+        preflight(OTHER_ORIGIN, "authorization")
                 .expectStatus().isForbidden()
                 .expectHeader().doesNotExist(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN);
     }
@@ -73,5 +66,14 @@ class CorsHttpTest extends ApiTest {
         owner.get("/api/v1/instances").header(HttpHeaders.ORIGIN, OTHER_ORIGIN).exchange()
                 .expectStatus().isOk()
                 .expectHeader().doesNotExist(HttpHeaders.ACCESS_CONTROL_ALLOW_ORIGIN);
+    }
+
+    /** A browser's preflight from {@code origin} of a POST to a task route with the {@code headers} it would send. */
+    private WebTestClient.ResponseSpec preflight(String origin, String headers) {
+        return http.method(HttpMethod.OPTIONS).uri("/api/v1/agents/any/tasks")
+                .header(HttpHeaders.ORIGIN, origin)
+                .header(HttpHeaders.ACCESS_CONTROL_REQUEST_METHOD, "POST")
+                .header(HttpHeaders.ACCESS_CONTROL_REQUEST_HEADERS, headers)
+                .exchange();
     }
 }
