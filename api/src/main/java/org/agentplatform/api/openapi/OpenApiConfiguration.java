@@ -182,6 +182,7 @@ public class OpenApiConfiguration {
                     .map(name -> new Tag().name(name).description(TAGS.get(name))).toList());
             // the routes that write bytes (streams, exports, objects) say so above; Spring's buffer type is nothing on the wire
             document.getComponents().getSchemas().remove("DataBuffer");
+            FreeFormObjects.apply(document);
         };
     }
 
