@@ -178,8 +178,8 @@ async function walk(): Promise<void> {
     const inbox = ok(await api.GET("/api/v1/tasks", { params: { query: { limit: 20, agentId } } }), "inbox");
     expect(inbox.data.tasks.some((task) => task.task_id === taskId), "the task in the inbox");
 
-    const webhooks = ok(await api.GET("/api/v1/agents/{agentId}/tasks/{taskId}/webhooks", { params: { path } }), "webhooks").data["webhooks"];
-    const webhookId = webhooks?.[0]?.webhook_id;
+    const webhooks = ok(await api.GET("/api/v1/agents/{agentId}/tasks/{taskId}/webhooks", { params: { path } }), "webhooks").data.webhooks;
+    const webhookId = webhooks[0]?.webhook_id;
     if (webhookId === undefined) {
       throw new Error("expected the task's webhook in its list");
     }

@@ -1,6 +1,8 @@
 package org.agentplatform.api.identity;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -14,6 +16,7 @@ import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.PathIds;
+import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.identity.ApiKeyId;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
@@ -24,6 +27,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
@@ -68,9 +72,16 @@ final class ApiKeyRoutes {
                 .map(stored -> ApiResponse.of(CreatedKey.of(stored, secret)));
     }
 
+    /** The caller's keys that are not revoked, newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping("/api/v1/api-keys")
-    Mono<ApiResponse<List<KeyView>>> list(@AuthenticationPrincipal Caller caller) {
-        return directory.listApiKeys(caller.ownerId()).map(KeyView::of).collectList().map(ApiResponse::of);
+    Mono<ApiResponse<KeyList>> list(@AuthenticationPrincipal Caller caller,
+            @Parameter(description = "at most this many, newest first (default 50, at most 200)", schema = @Schema(type = "integer", format = "int64"))
+            @RequestParam(required = false) String limit,
+            @Parameter(description = "a previous page's next_cursor: the items made before it", schema = @Schema(type = "integer", format = "int64",
+                    minimum = "0")) @RequestParam(required = false) String cursor) {
+        QueryParams.PageRequest page = QueryParams.page(limit, cursor);
+        return directory.listApiKeys(caller.ownerId(), page.before(), page.limit())
+                .map(found -> ApiResponse.of(new KeyList(found.items().stream().map(KeyView::of).toList(), found.nextCursor())));
     }
 
     @DeleteMapping("/api/v1/api-keys/{keyId}")
@@ -123,5 +134,9 @@ final class ApiKeyRoutes {
             return new KeyView(key.id().toString(), key.name(), key.keyPrefix(), key.rateLimitPerMinute(),
                     key.expiresAt(), key.createdAt(), key.revokedAt());
         }
+    }
+
+    /** A page of API keys; {@code next_cursor} is null on the last page. */
+    record KeyList(@JsonProperty("api_keys") List<KeyView> apiKeys, @JsonProperty("next_cursor") @Nullable Long nextCursor) {
     }
 }

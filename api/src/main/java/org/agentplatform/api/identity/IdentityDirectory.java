@@ -5,6 +5,8 @@ import java.util.UUID;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.ApiKeyId;
 import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.query.Page;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -16,8 +18,8 @@ public interface IdentityDirectory {
 
     Mono<ApiKeyRecord> createApiKey(NewApiKey key);
 
-    /** The owner's keys that are not revoked, newest first. */
-    Flux<ApiKeyRecord> listApiKeys(OwnerId ownerId);
+    /** A page of the owner's keys that are not revoked, newest first, after {@code before} (a page's cursor). */
+    Mono<Page<ApiKeyRecord>> listApiKeys(OwnerId ownerId, @Nullable Long before, int limit);
 
     /** Revokes the owner's key; empty when the owner has no such unrevoked key. */
     Mono<ApiKeyRecord> revokeApiKey(OwnerId ownerId, ApiKeyId id, Instant revokedAt);

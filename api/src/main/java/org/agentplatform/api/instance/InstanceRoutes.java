@@ -1,5 +1,6 @@
 package org.agentplatform.api.instance;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.PathIds;
+import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.catalog.Provider;
 import org.agentplatform.kernel.catalog.ProviderCatalog;
 import org.agentplatform.kernel.catalog.Region;
@@ -27,6 +29,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceKind;
 import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.instance.InstanceReads;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -88,9 +91,16 @@ final class InstanceRoutes {
                 .then(current(caller.ownerId(), id, 0));
     }
 
+    /** The caller's instances, destroyed ones included, newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping("/api/v1/instances")
-    Mono<ApiResponse<List<InstanceView>>> list(@AuthenticationPrincipal Caller caller) {
-        return instances.list(caller.ownerId()).map(InstanceView::of).collectList().map(ApiResponse::of);
+    Mono<ApiResponse<InstanceList>> list(@AuthenticationPrincipal Caller caller,
+            @Parameter(description = "at most this many, newest first (default 50, at most 200)", schema = @Schema(type = "integer", format = "int64"))
+            @RequestParam(required = false) String limit,
+            @Parameter(description = "a previous page's next_cursor: the items made before it", schema = @Schema(type = "integer", format = "int64",
+                    minimum = "0")) @RequestParam(required = false) String cursor) {
+        QueryParams.PageRequest page = QueryParams.page(limit, cursor);
+        return instances.list(caller.ownerId(), page.before(), page.limit())
+                .map(found -> ApiResponse.of(new InstanceList(found.items().stream().map(InstanceView::of).toList(), found.nextCursor())));
     }
 
     @GetMapping("/api/v1/instances/{instanceId}")
@@ -145,5 +155,9 @@ final class InstanceRoutes {
     }
 
     record DeployRequest(String name, String provider, String region, String kind) {
+    }
+
+    /** A page of instances; {@code next_cursor} is null on the last page. */
+    record InstanceList(List<InstanceView> instances, @JsonProperty("next_cursor") @Nullable Long nextCursor) {
     }
 }

@@ -1,6 +1,8 @@
 package org.agentplatform.api.terminal;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -13,6 +15,7 @@ import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.PathIds;
+import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.conversation.ConversationId;
 import org.agentplatform.kernel.error.ErrorCode;
@@ -29,12 +32,14 @@ import org.agentplatform.query.instance.InstanceReads;
 import org.agentplatform.query.instance.InstanceRecord;
 import org.agentplatform.query.terminal.TerminalReads;
 import org.agentplatform.query.terminal.TerminalRecord;
+import org.jspecify.annotations.Nullable;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -50,7 +55,6 @@ final class TerminalRoutes {
 
     /** How long a read waits for the read model to show a terminal just opened or closed. */
     private static final Duration READ_WAIT = Duration.ofSeconds(5);
-    private static final int LIST_LIMIT = 100;
 
     private final Commands commands;
     private final InstanceReads instances;
@@ -97,13 +101,19 @@ final class TerminalRoutes {
                 .map(ApiResponse::of);
     }
 
+    /** The instance's terminals, newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping("/api/v1/instances/{instanceId}/terminal-sessions")
-    Mono<ApiResponse<List<TerminalView>>> list(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId) {
+    Mono<ApiResponse<TerminalList>> list(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
+            @Parameter(description = "at most this many, newest first (default 50, at most 200)", schema = @Schema(type = "integer", format = "int64"))
+            @RequestParam(required = false) String limit,
+            @Parameter(description = "a previous page's next_cursor: the items made before it", schema = @Schema(type = "integer", format = "int64",
+                    minimum = "0")) @RequestParam(required = false) String cursor) {
         InstanceId instance = PathIds.parse("instanceId", instanceId, InstanceId::new);
+        QueryParams.PageRequest page = QueryParams.page(limit, cursor);
         return instances.find(caller.ownerId(), instance)
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No instance " + instanceId)))
-                .flatMap(found -> terminals.list(caller.ownerId(), instance, LIST_LIMIT).map(TerminalView::of).collectList())
-                .map(ApiResponse::of);
+                .flatMap(found -> terminals.list(caller.ownerId(), instance, page.before(), page.limit()))
+                .map(found -> ApiResponse.of(new TerminalList(found.items().stream().map(TerminalView::of).toList(), found.nextCursor())));
     }
 
     @GetMapping("/api/v1/instances/{instanceId}/terminal-sessions/{terminalId}")
@@ -233,5 +243,9 @@ final class TerminalRoutes {
             @JsonProperty("expires_at") Instant expiresAt,
             @JsonProperty("websocket_url") String websocketUrl,
             boolean resumed) {
+    }
+
+    /** A page of terminals; {@code next_cursor} is null on the last page. */
+    record TerminalList(List<TerminalView> terminals, @JsonProperty("next_cursor") @Nullable Long nextCursor) {
     }
 }

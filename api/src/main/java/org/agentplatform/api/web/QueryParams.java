@@ -4,9 +4,14 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import org.agentplatform.api.error.ApiException;
+import org.jspecify.annotations.Nullable;
 
 /** Query parameters shared by list endpoints. */
 public final class QueryParams {
+
+    /** How many items a page of a cursor-paged list holds when {@code limit} is absent, and at most. */
+    public static final int PAGE_LIMIT = 50;
+    public static final int PAGE_MAX = 200;
 
     private QueryParams() {
     }
@@ -33,5 +38,17 @@ public final class QueryParams {
         } catch (NumberFormatException notANumber) {
             throw ApiException.invalidParam("limit", "'limit' must be an integer");
         }
+    }
+
+    /**
+     * A page of a list paged newest first by {@code cursor} (a previous page's {@code next_cursor}; absent for the newest
+     * page; not an offset is 400 {@code invalid_param}) with {@code limit} items (default 50, clamped to [1, 200]).
+     */
+    public static PageRequest page(@Nullable String limit, @Nullable String cursor) {
+        return new PageRequest(limit(limit, PAGE_LIMIT, PAGE_MAX), cursor == null ? null : StreamResume.offset("cursor", cursor));
+    }
+
+    /** A page asked for: at most {@code limit} items made before {@code before} (null: the newest). */
+    public record PageRequest(int limit, @Nullable Long before) {
     }
 }

@@ -1,5 +1,6 @@
 package org.agentplatform.api.webhook;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
@@ -28,6 +29,7 @@ import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
 import org.agentplatform.query.webhook.WebhookReads;
 import org.agentplatform.query.webhook.WebhookRecord;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -82,12 +84,17 @@ final class WebhookRoutes {
                 .map(found -> ApiResponse.of(WebhookView.Webhook.of(found)));
     }
 
+    /** The task's webhooks, newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping(BASE)
-    Mono<ApiResponse<Map<String, List<WebhookView.Webhook>>>> list(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
-            @PathVariable String taskId) {
+    Mono<ApiResponse<WebhookList>> list(@AuthenticationPrincipal Caller caller, @PathVariable String agentId, @PathVariable String taskId,
+            @Parameter(description = "at most this many, newest first (default 50, at most 200)", schema = @Schema(type = "integer", format = "int64"))
+            @RequestParam(required = false) String limit,
+            @Parameter(description = "a previous page's next_cursor: the items made before it", schema = @Schema(type = "integer", format = "int64",
+                    minimum = "0")) @RequestParam(required = false) String cursor) {
+        QueryParams.PageRequest page = QueryParams.page(limit, cursor);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
-                .flatMap(task -> webhooks.webhooksOf(task.id()).map(WebhookView.Webhook::of).collectList())
-                .map(list -> ApiResponse.of(Map.of("webhooks", list)));
+                .flatMap(task -> webhooks.webhooksOf(task.id(), page.before(), page.limit()))
+                .map(found -> ApiResponse.of(new WebhookList(found.items().stream().map(WebhookView.Webhook::of).toList(), found.nextCursor())));
     }
 
     /** Immediate: attempts already under way finish, no new ones start. */
@@ -180,5 +187,9 @@ final class WebhookRoutes {
 
     /** The contract's webhook registration: {@code token} and {@code secret} are write-only. */
     record Registration(String url, String token, String secret) {
+    }
+
+    /** A page of a task's webhooks; {@code next_cursor} is null on the last page. */
+    record WebhookList(List<WebhookView.Webhook> webhooks, @JsonProperty("next_cursor") @Nullable Long nextCursor) {
     }
 }

@@ -166,7 +166,7 @@ class AuthenticationHttpTest extends ApiTest {
                 .header(HttpHeaders.AUTHORIZATION, "Bearer " + token)
                 .exchange()
                 .expectStatus().isOk()
-                .expectBody().jsonPath("$.data.length()").isEqualTo(0);
+                .expectBody().jsonPath("$.data.api_keys.length()").isEqualTo(0);
     }
 
     @Test
@@ -214,7 +214,7 @@ class AuthenticationHttpTest extends ApiTest {
         var list = json(http.get().uri("/api/v1/api-keys")
                 .header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey())
                 .exchange().expectStatus().isOk().expectBody().returnResult());
-        for (var item : list.get("data")) {
+        for (var item : list.at("/data/api_keys")) {
             if (item.get("key_prefix").asString().equals(prefix)) {
                 return item.get("id").asString();
             }

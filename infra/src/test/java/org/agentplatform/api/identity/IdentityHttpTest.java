@@ -88,7 +88,7 @@ class IdentityHttpTest extends ApiTest {
                 .contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of("name", "mine"))
                 .exchange().expectStatus().isCreated().expectBody().returnResult()).get("data");
         JsonNode listed = json(http.get().uri("/api/v1/api-keys").header(HttpHeaders.AUTHORIZATION, "Bearer " + token)
-                .exchange().expectStatus().isOk().expectBody().returnResult()).get("data");
+                .exchange().expectStatus().isOk().expectBody().returnResult()).get("data").get("api_keys");
         assertThat(listed).hasSize(1);
         assertThat(listed.get(0).get("id").asString()).isEqualTo(created.get("id").asString());
         // the first owner's key cannot revoke it
@@ -120,7 +120,7 @@ class IdentityHttpTest extends ApiTest {
     void revokingTwiceIsNotFound() {
         String key = createKey(Map.of("name", "twice"));
         String id = json(http.get().uri("/api/v1/api-keys").header(HttpHeaders.AUTHORIZATION, "Bearer " + key)
-                .exchange().expectBody().returnResult()).get("data").get(0).get("id").asString();
+                .exchange().expectBody().returnResult()).at("/data/api_keys/0/id").asString();
         JsonNode revoked = json(http.delete().uri("/api/v1/api-keys/{id}", id).header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey())
                 .exchange().expectStatus().isOk().expectBody().returnResult()).get("data");
         assertThat(revoked.get("revoked_at").isNull()).isFalse();

@@ -26,7 +26,7 @@ class InstanceHttpTest extends ApiTest {
         assertThat(deployed.get("kind").asString()).isEqualTo("android");
         JsonNode running = platform.awaitInstance(deployed.get("id").asString(), "running");
         assertThat(running.get("runtime_epoch").asLong()).isEqualTo(1);
-        JsonNode listed = body(platform.get("/api/v1/instances").exchange(), 200).get("data");
+        JsonNode listed = body(platform.get("/api/v1/instances").exchange(), 200).at("/data/instances");
         assertThat(listed.toString()).contains(deployed.get("id").asString());
     }
 
@@ -90,7 +90,7 @@ class InstanceHttpTest extends ApiTest {
         assertError(stranger.post("/api/v1/instances/{id}/methods", id).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("jsonrpc", "2.0", "id", 1, "method", "models/list", "params", Map.of())).exchange(),
                 404, "not_found", "");
-        assertThat(body(stranger.get("/api/v1/instances").exchange(), 200).get("data")).isEmpty();
+        assertThat(body(stranger.get("/api/v1/instances").exchange(), 200).at("/data/instances")).isEmpty();
         assertError(platform().get("/api/v1/instances/{id}", UUID.randomUUID()).exchange(), 404, "not_found", "");
         assertError(platform().get("/api/v1/instances/not-a-uuid").exchange(), 400, "invalid_param", "instanceId");
     }

@@ -109,7 +109,7 @@ class GeneratedClientTest extends ApiTest {
             assertThat(tasks.taskMessages(agent, task, null, true, null).getData().getMessages()).isNotEmpty();
             assertThat(tasks.taskInbox(20L, null, agent).getData().getTasks()).extracting(TaskView::getTaskId).contains(task);
             WebhooksApi webhooks = new WebhooksApi(client);
-            String webhook = webhooks.webhookList(agent, task).getData().get("webhooks").getFirst().getWebhookId();
+            String webhook = webhooks.webhookList(agent, task, null, null).getData().getWebhooks().getFirst().getWebhookId();
             receiver.await("/walk", 3);
             List<Delivery> deliveries = PlatformClient.await(() -> call(() -> webhooks.webhookDeliveries(agent, task, webhook, 20L)
                     .getData().get("deliveries")), rows -> rows.size() == 3 && rows.stream().allMatch(row -> "succeeded".equals(row.getStatus())),

@@ -238,7 +238,7 @@ class TerminalHttpTest extends ApiTest {
         JsonNode view = await(() -> view(terminal), found -> found.get("status").asString().equals("ended"), "the terminal's end");
         assertThat(view.get("end_reason").asString()).isEqualTo("shell_exited");
         assertThat(view.get("exit_status").asInt()).isEqualTo(3);
-        JsonNode listed = body(owner.get("/api/v1/instances/{i}/terminal-sessions", instance).exchange(), 200).get("data");
+        JsonNode listed = body(owner.get("/api/v1/instances/{i}/terminal-sessions", instance).exchange(), 200).at("/data/terminals");
         assertThat(listed).hasSize(2);
     }
 

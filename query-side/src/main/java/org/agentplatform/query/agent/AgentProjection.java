@@ -1,6 +1,7 @@
 package org.agentplatform.query.agent;
 
 import java.time.Instant;
+import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.agent.AgentEvent.AgentCreated;
 import org.agentplatform.kernel.agent.AgentEvent.AgentDeleted;
 import org.agentplatform.kernel.agent.AgentEvent.AgentMcpToggled;
@@ -13,10 +14,13 @@ import org.agentplatform.kernel.agent.AgentEvent.SkillUninstalled;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.SqlTime;
+import org.agentplatform.query.channel.ChannelLog;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Agent events into {@code agent_view} and {@code agent_skill_view}. */
@@ -38,12 +42,14 @@ public class AgentProjection {
     }
 
     @EventHandler
-    void on(AgentCreated event, @SequenceNumber long sequence, @Timestamp Instant at) {
+    void on(AgentCreated event, @SequenceNumber long sequence, @Timestamp Instant at, @MetaDataValue(GlobalIndex.KEY) Long index,
+            TrackingToken token) {
         placements.changing(event.agentId().value());
         jdbc.update("INSERT INTO agent_view (id, owner_id, instance_id, name, model, visibility, mcp_enabled, version, created_at,"
-                        + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                        + " updated_at, list_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.agentId().value(), event.ownerId().value(), event.instanceId().value(), event.name(), event.model(),
-                event.visibility().wireName(), event.mcpEnabled(), sequence, SqlTime.of(at), SqlTime.of(at));
+                event.visibility().wireName(), event.mcpEnabled(), sequence, SqlTime.of(at), SqlTime.of(at),
+                ChannelLog.globalIndex(index, token));
         ReadModelWaits.changed(jdbc, event.agentId());
     }
 

@@ -3,7 +3,8 @@ package org.agentplatform.query.agent;
 import java.time.Duration;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
-import reactor.core.publisher.Flux;
+import org.agentplatform.query.Page;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /** Reads of the agent read model. Access rules (owner, public) are the caller's to apply. */
@@ -15,8 +16,8 @@ public interface AgentReads {
     /** The agent (without its skills) and its instance's status, in one read; empty as {@link #find}. */
     Mono<AgentOnInstance> findOnInstance(AgentId agentId);
 
-    /** The owner's agents and every public agent, newest first. */
-    Flux<AgentRecord> visibleTo(OwnerId ownerId);
+    /** A page of the owner's agents and every public agent, newest first, after {@code before} (a page's cursor). */
+    Mono<Page<AgentRecord>> visibleTo(OwnerId ownerId, @Nullable Long before, int limit);
 
     Mono<AgentRecord> awaitVersion(AgentId agentId, long version, Duration wait);
 }

@@ -12,10 +12,11 @@ import org.agentplatform.kernel.agent.Visibility;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceStatus;
+import org.agentplatform.query.Page;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.feed.ChangeFeed;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 public final class R2dbcAgentReads implements AgentReads, AutoCloseable {
@@ -68,16 +69,12 @@ public final class R2dbcAgentReads implements AgentReads, AutoCloseable {
     }
 
     @Override
-    public Flux<AgentRecord> visibleTo(OwnerId ownerId) {
-        return database.sql("SELECT " + COLUMNS + " FROM agent_view WHERE NOT deleted AND (owner_id = :owner OR visibility = 'public')"
-                        + " ORDER BY created_at DESC, id")
-                .bind("owner", ownerId.value())
-                .map(R2dbcAgentReads::agent)
-                .all()
-                .collectList()
-                .flatMapMany(agents -> skillsOf(agents.stream().map(agent -> agent.id().value()).toList())
-                        .flatMapMany(skills -> Flux.fromIterable(agents)
-                                .map(agent -> withSkills(agent, skills.getOrDefault(agent.id().value(), List.of())))));
+    public Mono<Page<AgentRecord>> visibleTo(OwnerId ownerId, @Nullable Long before, int limit) {
+        return Page.newestFirst(database, "SELECT " + COLUMNS + ", list_offset FROM agent_view WHERE NOT deleted"
+                        + " AND (owner_id = :owner OR visibility = 'public')", query -> query.bind("owner", ownerId.value()), before, limit,
+                        R2dbcAgentReads::agent)
+                .flatMap(page -> skillsOf(page.items().stream().map(agent -> agent.id().value()).toList())
+                        .map(skills -> page.map(agent -> withSkills(agent, skills.getOrDefault(agent.id().value(), List.of())))));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.agentplatform.query.instance;
 
 import java.time.Instant;
+import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceDeployRequested;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceDestroyed;
 import org.agentplatform.kernel.instance.InstanceEvent.InstanceFailed;
@@ -12,10 +13,13 @@ import org.agentplatform.kernel.instance.InstanceStatus;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.SqlTime;
 import org.agentplatform.query.agent.PlacementChanges;
+import org.agentplatform.query.channel.ChannelLog;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Instance events into {@code instance_view}; a row's version is its aggregate's last sequence, so replays are no-ops. */
@@ -38,12 +42,14 @@ public class InstanceProjection {
     }
 
     @EventHandler
-    void on(InstanceDeployRequested event, @SequenceNumber long sequence, @Timestamp Instant at) {
+    void on(InstanceDeployRequested event, @SequenceNumber long sequence, @Timestamp Instant at,
+            @MetaDataValue(GlobalIndex.KEY) Long index, TrackingToken token) {
         placements.changing(event.instanceId().value());
         jdbc.update("INSERT INTO instance_view (id, owner_id, name, provider_id, region_id, kind, status, version, created_at,"
-                        + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                        + " updated_at, list_offset) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                 event.instanceId().value(), event.ownerId().value(), event.name(), event.providerId(), event.regionId(),
-                event.kind().wireName(), InstanceStatus.DEPLOYING.wireName(), sequence, SqlTime.of(at), SqlTime.of(at));
+                event.kind().wireName(), InstanceStatus.DEPLOYING.wireName(), sequence, SqlTime.of(at), SqlTime.of(at),
+                ChannelLog.globalIndex(index, token));
         ReadModelWaits.changed(jdbc, event.instanceId());
     }
 

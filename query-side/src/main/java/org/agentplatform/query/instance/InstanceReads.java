@@ -3,7 +3,8 @@ package org.agentplatform.query.instance;
 import java.time.Duration;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
-import reactor.core.publisher.Flux;
+import org.agentplatform.query.Page;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /** Reads of the instance read model: within one owner's instances, but for whether an instance serves. */
@@ -14,8 +15,8 @@ public interface InstanceReads {
     /** The instance whoever owns it (for questions about it, such as whether it serves, not for showing it). */
     Mono<InstanceRecord> find(InstanceId instanceId);
 
-    /** The owner's instances, newest first, destroyed ones included. */
-    Flux<InstanceRecord> list(OwnerId ownerId);
+    /** A page of the owner's instances, newest first, destroyed ones included, after {@code before} (a page's cursor). */
+    Mono<Page<InstanceRecord>> list(OwnerId ownerId, @Nullable Long before, int limit);
 
     /** The instance once the read model has caught up with {@code version}; empty if it does not within {@code wait}. */
     Mono<InstanceRecord> awaitVersion(OwnerId ownerId, InstanceId instanceId, long version, Duration wait);

@@ -8,10 +8,11 @@ import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceKind;
 import org.agentplatform.kernel.instance.InstanceStatus;
+import org.agentplatform.query.Page;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.RowQuery;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 public final class R2dbcInstanceReads implements InstanceReads {
@@ -49,11 +50,9 @@ public final class R2dbcInstanceReads implements InstanceReads {
     }
 
     @Override
-    public Flux<InstanceRecord> list(OwnerId ownerId) {
-        return database.sql("SELECT " + COLUMNS + " FROM instance_view WHERE owner_id = :owner ORDER BY created_at DESC, id")
-                .bind("owner", ownerId.value())
-                .map(R2dbcInstanceReads::record)
-                .all();
+    public Mono<Page<InstanceRecord>> list(OwnerId ownerId, @Nullable Long before, int limit) {
+        return Page.newestFirst(database, "SELECT " + COLUMNS + ", list_offset FROM instance_view WHERE owner_id = :owner",
+                query -> query.bind("owner", ownerId.value()), before, limit, R2dbcInstanceReads::record);
     }
 
     @Override

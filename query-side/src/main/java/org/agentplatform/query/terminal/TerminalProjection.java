@@ -1,16 +1,20 @@
 package org.agentplatform.query.terminal;
 
 import java.time.Instant;
+import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.terminal.TerminalEvent.TerminalAttached;
 import org.agentplatform.kernel.terminal.TerminalEvent.TerminalDetached;
 import org.agentplatform.kernel.terminal.TerminalEvent.TerminalEnded;
 import org.agentplatform.kernel.terminal.TerminalEvent.TerminalOpened;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.SqlTime;
+import org.agentplatform.query.channel.ChannelLog;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -32,12 +36,15 @@ public class TerminalProjection {
     }
 
     @EventHandler
-    void on(TerminalOpened event, @SequenceNumber long sequence, @Timestamp Instant at) {
+    void on(TerminalOpened event, @SequenceNumber long sequence, @Timestamp Instant at, @MetaDataValue(GlobalIndex.KEY) Long index,
+            TrackingToken token) {
         jdbc.update("INSERT INTO terminal_view (id, owner_id, instance_id, agent_id, conversation_id, status, attached, attachments,"
-                        + " version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, false, 0, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                        + " version, created_at, updated_at, list_offset) VALUES (?, ?, ?, ?, ?, ?, false, 0, ?, ?, ?, ?)"
+                        + " ON CONFLICT (id) DO NOTHING",
                 event.terminalId().value(), event.ownerId().value(), event.instanceId().value(),
                 event.agentId() == null ? null : event.agentId().value(),
-                event.conversationId() == null ? null : event.conversationId().value(), OPEN, sequence, SqlTime.of(at), SqlTime.of(at));
+                event.conversationId() == null ? null : event.conversationId().value(), OPEN, sequence, SqlTime.of(at), SqlTime.of(at),
+                ChannelLog.globalIndex(index, token));
         ReadModelWaits.changed(jdbc, event.terminalId());
     }
 

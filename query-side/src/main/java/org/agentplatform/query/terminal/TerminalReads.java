@@ -10,17 +10,18 @@ import org.agentplatform.kernel.conversation.ConversationId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.terminal.TerminalId;
+import org.agentplatform.query.Page;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.StoredAggregates;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
-import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** Reads of the terminal read model, within one owner's instance. */
 public final class TerminalReads {
 
     private static final String COLUMNS = "SELECT id, owner_id, instance_id, agent_id, conversation_id, status, attached, attachments,"
-            + " end_reason, exit_status, version, created_at, updated_at, ended_at FROM terminal_view";
+            + " end_reason, exit_status, version, created_at, updated_at, ended_at, list_offset FROM terminal_view";
     private static final String SELECT = COLUMNS + " WHERE owner_id = :owner AND instance_id = :instance";
 
     private final DatabaseClient database;
@@ -57,14 +58,10 @@ public final class TerminalReads {
         return waits.until(terminal, () -> find(owner, instance, terminal), found -> found.version() >= version, wait);
     }
 
-    /** The instance's terminals, newest first. */
-    public Flux<TerminalRecord> list(OwnerId owner, InstanceId instance, int limit) {
-        return database.sql(SELECT + " ORDER BY created_at DESC, id LIMIT :limit")
-                .bind("owner", owner.value())
-                .bind("instance", instance.value())
-                .bind("limit", limit)
-                .map(TerminalReads::record)
-                .all();
+    /** A page of the instance's terminals, newest first, after {@code before} (a page's cursor). */
+    public Mono<Page<TerminalRecord>> list(OwnerId owner, InstanceId instance, @Nullable Long before, int limit) {
+        return Page.newestFirst(database, SELECT, query -> query.bind("owner", owner.value()).bind("instance", instance.value()), before,
+                limit, TerminalReads::record);
     }
 
     private static TerminalRecord record(Readable row) {

@@ -9,8 +9,10 @@ import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.webhook.DeliveryId;
 import org.agentplatform.kernel.webhook.DeliveryStatus;
 import org.agentplatform.kernel.webhook.WebhookId;
+import org.agentplatform.query.Page;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.RowQuery;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -34,11 +36,9 @@ public final class R2dbcWebhookReads implements WebhookReads {
     }
 
     @Override
-    public Flux<WebhookRecord> webhooksOf(TaskId taskId) {
-        return database.sql("SELECT " + WEBHOOK + " FROM webhook_view WHERE task_id = :task AND NOT removed ORDER BY created_at, id")
-                .bind("task", taskId.value())
-                .map(R2dbcWebhookReads::webhookRow)
-                .all();
+    public Mono<Page<WebhookRecord>> webhooksOf(TaskId taskId, @Nullable Long before, int limit) {
+        return Page.newestFirst(database, "SELECT " + WEBHOOK + ", list_offset FROM webhook_view WHERE task_id = :task AND NOT removed",
+                query -> query.bind("task", taskId.value()), before, limit, R2dbcWebhookReads::webhookRow);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package org.agentplatform.query.webhook;
 
 import java.time.Instant;
+import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.webhook.DeliveryAttempt;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryCreated;
 import org.agentplatform.kernel.webhook.DeliveryEvent.DeliveryDeadLettered;
@@ -14,10 +15,13 @@ import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRegistered;
 import org.agentplatform.kernel.webhook.WebhookEvent.WebhookRemoved;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.SqlTime;
+import org.agentplatform.query.channel.ChannelLog;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.SequenceNumber;
 import org.axonframework.eventhandling.Timestamp;
+import org.axonframework.eventhandling.TrackingToken;
+import org.axonframework.messaging.annotation.MetaDataValue;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** Webhook events into {@code webhook_view}; delivery events into the audit rows of {@code delivery_view}. */
@@ -33,14 +37,17 @@ public class WebhookProjection {
         this.jdbc = jdbc;
     }
 
+    /** A registration made again (the same webhook id) renews the row but keeps its place in the list: its first list offset. */
     @EventHandler
-    void on(WebhookRegistered event, @SequenceNumber long sequence, @Timestamp Instant at) {
-        jdbc.update("INSERT INTO webhook_view (id, task_id, owner_id, url, has_secret, has_token, removed, version, created_at, updated_at)"
-                        + " VALUES (?, ?, ?, ?, ?, ?, FALSE, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET has_secret = EXCLUDED.has_secret,"
+    void on(WebhookRegistered event, @SequenceNumber long sequence, @Timestamp Instant at, @MetaDataValue(GlobalIndex.KEY) Long index,
+            TrackingToken token) {
+        jdbc.update("INSERT INTO webhook_view (id, task_id, owner_id, url, has_secret, has_token, removed, version, created_at, updated_at,"
+                        + " list_offset) VALUES (?, ?, ?, ?, ?, ?, FALSE, ?, ?, ?, ?)"
+                        + " ON CONFLICT (id) DO UPDATE SET has_secret = EXCLUDED.has_secret,"
                         + " has_token = EXCLUDED.has_token, removed = FALSE, version = EXCLUDED.version, created_at = EXCLUDED.created_at,"
                         + " updated_at = EXCLUDED.updated_at WHERE webhook_view.version < EXCLUDED.version",
                 event.webhookId().value(), event.taskId().value(), event.ownerId().value(), event.url(), event.secretRef() != null,
-                event.tokenRef() != null, sequence, SqlTime.of(at), SqlTime.of(at));
+                event.tokenRef() != null, sequence, SqlTime.of(at), SqlTime.of(at), ChannelLog.globalIndex(index, token));
         ReadModelWaits.changed(jdbc, event.webhookId());
     }
 

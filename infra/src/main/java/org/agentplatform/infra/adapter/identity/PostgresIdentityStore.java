@@ -14,6 +14,8 @@ import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.ApiKeyId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.identity.UserId;
+import org.agentplatform.query.Page;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -111,12 +113,9 @@ public final class PostgresIdentityStore implements CredentialStore, IdentityDir
     }
 
     @Override
-    public Flux<ApiKeyRecord> listApiKeys(OwnerId ownerId) {
-        return database.sql("SELECT " + KEY_COLUMNS + " FROM api_key WHERE owner_id = :owner AND revoked_at IS NULL"
-                        + " ORDER BY created_at DESC, id")
-                .bind("owner", ownerId.value())
-                .map(PostgresIdentityStore::apiKey)
-                .all();
+    public Mono<Page<ApiKeyRecord>> listApiKeys(OwnerId ownerId, @Nullable Long before, int limit) {
+        return Page.newestFirst(database, "SELECT " + KEY_COLUMNS + ", list_offset FROM api_key WHERE owner_id = :owner"
+                + " AND revoked_at IS NULL", query -> query.bind("owner", ownerId.value()), before, limit, PostgresIdentityStore::apiKey);
     }
 
     @Override
