@@ -59,8 +59,9 @@ public abstract class ApiTest {
 
     protected WebTestClient http;
 
-    /** The one browser origin the tests' service allows. */
+    /** The browser origins the tests' service allows: an app's (CorsHttpTest) and the page a real browser loads (BrowserCorsTest). */
     protected static final String CORS_ORIGIN = "https://app.example.test";
+    protected static final String BROWSER_ORIGIN = "http://allowed.test";
 
     @DynamicPropertySource
     static void externalIdentityProvider(DynamicPropertyRegistry registry) {
@@ -77,8 +78,8 @@ public abstract class ApiTest {
         registry.add("agent-platform.operations.sweep-interval", () -> "1s");
         // test-only: the retry schedule shortened to seconds, and callbacks allowed to the test's receivers on 127.0.0.1
         registry.add("agent-platform.webhooks.retry-delays", () -> "1s,1s,1s,1s,1s");
-        // a browser app's origin (CorsHttpTest); any other origin is not allowed
-        registry.add("agent-platform.cors.allowed-origins", () -> CORS_ORIGIN);
+        // browser apps' origins (CorsHttpTest, BrowserCorsTest); any other origin is not allowed
+        registry.add("agent-platform.cors.allowed-origins", () -> CORS_ORIGIN + "," + BROWSER_ORIGIN);
         registry.add("agent-platform.webhooks.allowed-networks", () -> "127.0.0.1/32");
     }
 
