@@ -38,19 +38,25 @@ public final class TurnReports {
 
     /**
      * Completes once the task or conversation has taken the outcome or refused it (the turn was over: canceled,
-     * timed out); fails only when it is unknown whether it took it, so the runtime can report again.
+     * timed out, or its outcome reported already); fails only when it is unknown whether it took it, so the runtime can
+     * report again. A refusal is an answer, not a failure: the command goes with a callback, since Axon's future-answering
+     * {@code send} logs every refusal as a warning (one per task a recovery reports again).
      */
     public CompletableFuture<Void> report(AgentTurn.Kind kind, UUID channel, int turn, TurnOutcome outcome) {
         Object command = switch (kind) {
             case TASK -> taskCommand(new TaskId(channel), turn, outcome);
             case CONVERSATION -> conversationCommand(new ConversationId(channel), turn, outcome);
         };
-        return commands.send(ProcessCommands.withContext(command, AuditMetadata.byProcess(RUNTIME))).handle((result, failure) -> {
-            if (failure != null && !(ProcessCommands.unwrap(failure) instanceof CommandRefused)) {
-                throw new IllegalStateException("The " + kind.wireName() + " did not take the turn's outcome", failure);
+        CompletableFuture<Void> taken = new CompletableFuture<>();
+        commands.send(ProcessCommands.withContext(command, AuditMetadata.byProcess(RUNTIME)), (message, result) -> {
+            if (result.isExceptional() && !(ProcessCommands.unwrap(result.exceptionResult()) instanceof CommandRefused)) {
+                taken.completeExceptionally(new IllegalStateException("The " + kind.wireName() + " did not take the turn's outcome",
+                        result.exceptionResult()));
+            } else {
+                taken.complete(null);
             }
-            return null;
         });
+        return taken;
     }
 
     private static Object taskCommand(TaskId task, int turn, TurnOutcome outcome) {

@@ -95,6 +95,8 @@ final class LocalAgentTurns {
     private final String node = UUID.randomUUID().toString();
     private final Map<UUID, Live> live = new ConcurrentHashMap<>();
     private final Queue<Reported> reported = new ConcurrentLinkedQueue<>();
+    /** Turns whose outcome this node is reporting now: a recovery does not report them again while the first report is under way. */
+    private final Set<Reported> reporting = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean markPending = new AtomicBoolean();
     private volatile boolean nodeRecorded;
 
@@ -465,7 +467,12 @@ final class LocalAgentTurns {
     }
 
     private void report(AgentTurn.Kind kind, UUID channel, int turn, TurnOutcome outcome) {
+        Reported key = new Reported(channel, turn);
+        if (!reporting.add(key)) {
+            return;
+        }
         reports.report(kind, channel, turn, outcome).whenComplete((taken, failure) -> {
+            reporting.remove(key);
             if (failure == null) {
                 markReported(channel, turn);
             } else {
