@@ -1,14 +1,13 @@
 package org.agentplatform.api.agent;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.util.List;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.PageParams;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.agent.AgentCommand.ChangeAgentSettings;
 import org.agentplatform.kernel.agent.AgentId;
@@ -16,13 +15,13 @@ import org.agentplatform.kernel.agent.Visibility;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.query.agent.AgentReads;
 import org.jspecify.annotations.Nullable;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PatchMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -47,11 +46,8 @@ final class AgentRoutes {
     /** The caller's agents and every public one, newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping("/api/v1/agents")
     Mono<ApiResponse<AgentList>> list(@AuthenticationPrincipal Caller caller,
-            @Parameter(description = "at most this many, newest first (default 50, at most 200)", schema = @Schema(type = "integer", format = "int64"))
-            @RequestParam(required = false) String limit,
-            @Parameter(description = "a previous page's next_cursor: the items made before it", schema = @Schema(type = "integer", format = "int64",
-                    minimum = "0")) @RequestParam(required = false) String cursor) {
-        QueryParams.PageRequest page = QueryParams.page(limit, cursor);
+            @ParameterObject PageParams paging) {
+        QueryParams.PageRequest page = paging.request();
         return agents.visibleTo(caller.ownerId(), page.before(), page.limit())
                 .map(found -> ApiResponse.of(new AgentList(found.items().stream().map(agent -> AgentView.of(agent, caller.ownerId())).toList(),
                         found.nextCursor())));

@@ -1,8 +1,6 @@
 package org.agentplatform.api.identity;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -15,10 +13,12 @@ import org.agentplatform.api.auth.StoredApiKey;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.PageParams;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.identity.ApiKeyId;
 import org.jspecify.annotations.Nullable;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -27,7 +27,6 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Mono;
@@ -75,11 +74,8 @@ final class ApiKeyRoutes {
     /** The caller's keys that are not revoked, newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping("/api/v1/api-keys")
     Mono<ApiResponse<KeyList>> list(@AuthenticationPrincipal Caller caller,
-            @Parameter(description = "at most this many, newest first (default 50, at most 200)", schema = @Schema(type = "integer", format = "int64"))
-            @RequestParam(required = false) String limit,
-            @Parameter(description = "a previous page's next_cursor: the items made before it", schema = @Schema(type = "integer", format = "int64",
-                    minimum = "0")) @RequestParam(required = false) String cursor) {
-        QueryParams.PageRequest page = QueryParams.page(limit, cursor);
+            @ParameterObject PageParams paging) {
+        QueryParams.PageRequest page = paging.request();
         return directory.listApiKeys(caller.ownerId(), page.before(), page.limit())
                 .map(found -> ApiResponse.of(new KeyList(found.items().stream().map(KeyView::of).toList(), found.nextCursor())));
     }

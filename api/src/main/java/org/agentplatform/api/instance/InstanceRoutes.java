@@ -13,6 +13,7 @@ import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.validation.Validate;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.PageParams;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.catalog.Provider;
@@ -30,6 +31,7 @@ import org.agentplatform.kernel.instance.InstanceKind;
 import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.instance.InstanceReads;
 import org.jspecify.annotations.Nullable;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -94,11 +96,8 @@ final class InstanceRoutes {
     /** The caller's instances, destroyed ones included, newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping("/api/v1/instances")
     Mono<ApiResponse<InstanceList>> list(@AuthenticationPrincipal Caller caller,
-            @Parameter(description = "at most this many, newest first (default 50, at most 200)", schema = @Schema(type = "integer", format = "int64"))
-            @RequestParam(required = false) String limit,
-            @Parameter(description = "a previous page's next_cursor: the items made before it", schema = @Schema(type = "integer", format = "int64",
-                    minimum = "0")) @RequestParam(required = false) String cursor) {
-        QueryParams.PageRequest page = QueryParams.page(limit, cursor);
+            @ParameterObject PageParams paging) {
+        QueryParams.PageRequest page = paging.request();
         return instances.list(caller.ownerId(), page.before(), page.limit())
                 .map(found -> ApiResponse.of(new InstanceList(found.items().stream().map(InstanceView::of).toList(), found.nextCursor())));
     }

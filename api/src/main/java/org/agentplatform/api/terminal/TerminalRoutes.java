@@ -1,8 +1,6 @@
 package org.agentplatform.api.terminal;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import io.swagger.v3.oas.annotations.Parameter;
-import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
@@ -14,6 +12,7 @@ import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.PageParams;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.agent.AgentId;
@@ -33,13 +32,13 @@ import org.agentplatform.query.instance.InstanceRecord;
 import org.agentplatform.query.terminal.TerminalReads;
 import org.agentplatform.query.terminal.TerminalRecord;
 import org.jspecify.annotations.Nullable;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
@@ -104,12 +103,9 @@ final class TerminalRoutes {
     /** The instance's terminals, newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping("/api/v1/instances/{instanceId}/terminal-sessions")
     Mono<ApiResponse<TerminalList>> list(@AuthenticationPrincipal Caller caller, @PathVariable String instanceId,
-            @Parameter(description = "at most this many, newest first (default 50, at most 200)", schema = @Schema(type = "integer", format = "int64"))
-            @RequestParam(required = false) String limit,
-            @Parameter(description = "a previous page's next_cursor: the items made before it", schema = @Schema(type = "integer", format = "int64",
-                    minimum = "0")) @RequestParam(required = false) String cursor) {
+            @ParameterObject PageParams paging) {
         InstanceId instance = PathIds.parse("instanceId", instanceId, InstanceId::new);
-        QueryParams.PageRequest page = QueryParams.page(limit, cursor);
+        QueryParams.PageRequest page = paging.request();
         return instances.find(caller.ownerId(), instance)
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No instance " + instanceId)))
                 .flatMap(found -> terminals.list(caller.ownerId(), instance, page.before(), page.limit()))

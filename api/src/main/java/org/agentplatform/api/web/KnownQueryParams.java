@@ -1,11 +1,13 @@
 package org.agentplatform.api.web;
 
+import java.lang.reflect.RecordComponent;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.error.ErrorResponseWriter;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.core.MethodParameter;
 import org.springframework.core.Ordered;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -18,7 +20,8 @@ import reactor.core.publisher.Mono;
 /**
  * A query parameter the route does not take is refused (400 {@code invalid_param} naming it, with the ones it takes),
  * never ignored: {@code GET /tasks?agent_id=...} used to answer every task as if the filter had been applied. A route's
- * parameters are its {@code @RequestParam}s; only this API's routes are checked (not the document's pages).
+ * parameters are its {@code @RequestParam}s and the components of its {@code @ParameterObject} records; only this API's
+ * routes are checked (not the document's pages).
  */
 public final class KnownQueryParams implements WebFilter, Ordered {
 
@@ -69,6 +72,11 @@ public final class KnownQueryParams implements WebFilter, Ordered {
             if (param != null) {
                 String name = !param.name().isEmpty() ? param.name() : !param.value().isEmpty() ? param.value() : parameter.getParameter().getName();
                 names.add(name);
+            } else if (parameter.hasParameterAnnotation(ParameterObject.class) && parameter.getParameterType().isRecord()) {
+                // a record of query parameters (PageParams): each of its components is one
+                for (RecordComponent component : parameter.getParameterType().getRecordComponents()) {
+                    names.add(component.getName());
+                }
             }
         }
         return Set.copyOf(names);

@@ -15,6 +15,7 @@ import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.PageParams;
 import org.agentplatform.api.web.PathIds;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.kernel.agent.AgentId;
@@ -30,6 +31,7 @@ import org.agentplatform.query.task.TaskRecord;
 import org.agentplatform.query.webhook.WebhookReads;
 import org.agentplatform.query.webhook.WebhookRecord;
 import org.jspecify.annotations.Nullable;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -87,11 +89,8 @@ final class WebhookRoutes {
     /** The task's webhooks, newest first; {@code cursor} (a page's {@code next_cursor}) pages on. */
     @GetMapping(BASE)
     Mono<ApiResponse<WebhookList>> list(@AuthenticationPrincipal Caller caller, @PathVariable String agentId, @PathVariable String taskId,
-            @Parameter(description = "at most this many, newest first (default 50, at most 200)", schema = @Schema(type = "integer", format = "int64"))
-            @RequestParam(required = false) String limit,
-            @Parameter(description = "a previous page's next_cursor: the items made before it", schema = @Schema(type = "integer", format = "int64",
-                    minimum = "0")) @RequestParam(required = false) String cursor) {
-        QueryParams.PageRequest page = QueryParams.page(limit, cursor);
+            @ParameterObject PageParams paging) {
+        QueryParams.PageRequest page = paging.request();
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
                 .flatMap(task -> webhooks.webhooksOf(task.id(), page.before(), page.limit()))
                 .map(found -> ApiResponse.of(new WebhookList(found.items().stream().map(WebhookView.Webhook::of).toList(), found.nextCursor())));
