@@ -67,7 +67,7 @@ class SingleNodeLifecycleTest {
             login(http, "admin@example.test");
             http.get().uri("/api/v1/api-keys").header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey).exchange()
                     .expectStatus().isOk()
-                    .expectBody().jsonPath("$.data[?(@.name == 'survivor')]").exists();
+                    .expectBody().jsonPath("$.data.api_keys[?(@.name == 'survivor')]").exists();
         }
         assertThat(postgresRunning()).isFalse();
     }
