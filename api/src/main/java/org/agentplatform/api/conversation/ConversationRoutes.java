@@ -20,6 +20,7 @@ import org.agentplatform.api.conversation.ConversationRequests.CancelRequest;
 import org.agentplatform.api.conversation.ConversationRequests.MessageRequest;
 import org.agentplatform.api.conversation.ConversationRequests.OpenRequest;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.quota.BacklogSettings;
 import org.agentplatform.api.task.TaskStarter;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.EventStreams;
@@ -65,6 +66,8 @@ final class ConversationRoutes {
     private static final Duration READ_YOUR_WRITE = Duration.ofSeconds(5);
     private static final int DEFAULT_LIMIT = 50;
     private static final int MAX_LIMIT = 200;
+    /** The Retry-After of a message refused because too many wait in the conversation. */
+    private static final long WAITING_RETRY_AFTER_SECONDS = 1;
 
     private final Commands commands;
     private final ConversationReads conversations;
@@ -72,10 +75,12 @@ final class ConversationRoutes {
     private final AgentAvailability availability;
     private final TaskStarter starter;
     private final ConversationStream stream;
+    private final BacklogSettings backlog;
     private final Clock clock;
 
     ConversationRoutes(Commands commands, ConversationReads conversations, AgentReads agents, AgentAvailability availability,
-            TaskStarter starter, ConversationStream stream, Clock clock) {
+            TaskStarter starter, ConversationStream stream, BacklogSettings backlog, Clock clock) {
+        this.backlog = backlog;
         this.commands = commands;
         this.conversations = conversations;
         this.agents = agents;
@@ -131,7 +136,8 @@ final class ConversationRoutes {
 
     /**
      * Sends a message: 202 at once with its id and a {@code cursor} (read the log or the stream from it to see the
-     * message and the agent's answer). It waits behind the turns before it; a repeated {@code idempotency_key} is 409.
+     * message and the agent's answer). It waits behind the turns before it; a repeated {@code idempotency_key} is 409;
+     * when the conversation has as many messages waiting as it takes ({@link BacklogSettings#maxWaitingMessages}), 429.
      */
     @PostMapping(path = "/api/v1/agents/{agentId}/conversations/{convId}/messages", consumes = MediaType.APPLICATION_JSON_VALUE)
     @ResponseStatus(HttpStatus.ACCEPTED)
@@ -147,12 +153,19 @@ final class ConversationRoutes {
                     return starter.attachments(caller.ownerId(), message.attachments())
                             .flatMap(attached -> availability.serving(conversation.instanceId())
                                     .then(commands.<Long>send(new PostMessage(conversation.id(), caller.ownerId(), messageId,
-                                            TaskMessage.user(message.message(), attached)), caller, exchange, ErrorCode.AGENT_NOT_FOUND)))
-                            .onErrorMap(ApiException.class, refused -> refused.code() == ErrorCode.CONFLICT
-                                    && refused.getMessage().startsWith(PostMessage.DUPLICATE)
-                                    ? new ApiException(ErrorCode.CONFLICT, "Duplicate idempotency_key: a message was sent with this key already",
-                                            "", Map.of("message_id", messageId.toString()), null)
-                                    : refused)
+                                            TaskMessage.user(message.message(), attached), backlog.maxWaitingMessages()), caller, exchange,
+                                            ErrorCode.AGENT_NOT_FOUND)))
+                            .onErrorMap(ApiException.class, refused -> switch (refused.code()) {
+                                case CONFLICT -> refused.getMessage().startsWith(PostMessage.DUPLICATE)
+                                        ? new ApiException(ErrorCode.CONFLICT, "Duplicate idempotency_key: a message was sent with this key already",
+                                                "", Map.of("message_id", messageId.toString()), null)
+                                        : refused;
+                                // a place frees when the running turn ends, which only the agent knows: ask again soon
+                                case RATE_LIMITED -> new ApiException(ErrorCode.RATE_LIMITED, refused.getMessage(), "",
+                                        Map.of("limit", Integer.toString(backlog.maxWaitingMessages()), "retry_after_seconds",
+                                                Long.toString(WAITING_RETRY_AFTER_SECONDS)), WAITING_RETRY_AFTER_SECONDS);
+                                default -> refused;
+                            })
                             .thenReturn(new Sent(messageId.toString(), conversation.id().toString(),
                                     conversation.lastOffset()));
                 })

@@ -11,6 +11,8 @@ import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.file.FileStore;
+import org.agentplatform.api.quota.OwnerBacklog.Work;
+import org.agentplatform.api.quota.OwnerBacklog;
 import org.agentplatform.api.task.TaskRequests.AttachmentRequest;
 import org.agentplatform.api.task.TaskRequests.NewTask;
 import org.agentplatform.api.webhook.WebhookRegistrar;
@@ -35,7 +37,8 @@ import reactor.core.publisher.Mono;
 /**
  * Creating a task, for the tasks API and invoke alike: the agent must be readable by the caller (own or
  * public), its attachments confirmed files of the caller, its instance running. An idempotency key makes
- * the task id derive from it, so a repeat collides (409 {@code conflict}) instead of creating twice.
+ * the task id derive from it, so a repeat collides (409 {@code conflict}) instead of creating twice. Past the
+ * owner's bound on unfinished tasks (invokes apart) a create is refused 429 {@code rate_limited} ({@link OwnerBacklog}).
  */
 @Component
 public final class TaskStarter {
@@ -48,10 +51,13 @@ public final class TaskStarter {
     private final FileStore files;
     private final WebhookRegistrar registrar;
     private final WebhookReads webhooks;
+    private final OwnerBacklog backlog;
     private final Clock clock;
 
-    TaskStarter(Commands commands, AgentReads agents, FileStore files, WebhookRegistrar registrar, WebhookReads webhooks, Clock clock) {
+    TaskStarter(Commands commands, AgentReads agents, FileStore files, WebhookRegistrar registrar, WebhookReads webhooks,
+            OwnerBacklog backlog, Clock clock) {
         this.commands = commands;
+        this.backlog = backlog;
         this.agents = agents;
         this.files = files;
         this.registrar = registrar;
@@ -98,14 +104,18 @@ public final class TaskStarter {
                 TaskMessage.user(request.message(), attachments), deadline, origin, runtimeEpoch);
         // webhooks first: the fan-out sees them before the task's first transition, so they get "queued" too
         // and a list of the task's webhooks read after the 202 shows them (a wait woken by the projection's commit)
-        return Flux.fromIterable(request.webhooks())
-                .concatMap(webhook -> registrar.register(caller, exchange, task, webhook))
-                .collectList()
-                .flatMap(registered -> commands.<Instant>send(command, caller, exchange, ErrorCode.AGENT_NOT_FOUND)
-                        .flatMap(storedAt -> Flux.fromIterable(registered)
-                                .concatMap(webhook -> webhooks.awaitVersion(webhook.webhookId(), webhook.version(), WEBHOOKS_VISIBLE))
-                                .then(Mono.just(new Created(task, contextId, agent, storedAt,
-                                        deadline == null ? null : SqlTime.asStored(deadline))))))
+        // a place in the owner's backlog first; a create that fails gives it back
+        return backlog.admit(caller.ownerId(), origin == TaskOrigin.INVOKE ? Work.INVOKES : Work.TASKS, task)
+                .flatMap(place -> Flux.fromIterable(request.webhooks())
+                        .concatMap(webhook -> registrar.register(caller, exchange, task, webhook))
+                        .collectList()
+                        .flatMap(registered -> commands.<Instant>send(command, caller, exchange, ErrorCode.AGENT_NOT_FOUND)
+                                .flatMap(storedAt -> Flux.fromIterable(registered)
+                                        .concatMap(webhook -> webhooks.awaitVersion(webhook.webhookId(), webhook.version(), WEBHOOKS_VISIBLE))
+                                        .then(Mono.just(new Created(task, contextId, agent, storedAt,
+                                                deadline == null ? null : SqlTime.asStored(deadline))))))
+                        .doOnError(failed -> place.release())
+                        .doOnCancel(place::release))
                 .onErrorMap(ApiException.class, refused -> refused.code() == ErrorCode.CONFLICT
                         ? new ApiException(ErrorCode.CONFLICT, "Duplicate idempotency_key: a task was created with this key already",
                                 "", Map.of("task_id", task.toString()), null)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +27,7 @@ import org.agentplatform.query.channel.ChannelLog;
 import org.agentplatform.query.channel.ChannelReads;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.task.FreshTasks;
+import org.agentplatform.query.task.TaskBacklog;
 import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
 import org.junit.jupiter.api.Test;
@@ -225,6 +227,11 @@ class TaskStreamTest {
 
         @Override
         public Mono<TaskRecord> awaitVersion(TaskId taskId, long version, Duration wait) {
+            throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public Mono<TaskBacklog> backlog(OwnerId ownerId, boolean invokes, long changedAfter, Collection<TaskId> pending) {
             throw new UnsupportedOperationException();
         }
 

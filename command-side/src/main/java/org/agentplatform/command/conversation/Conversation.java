@@ -71,6 +71,10 @@ class Conversation {
         if (messageIds.contains(command.messageId())) {
             throw CommandRefused.conflict(PostMessage.DUPLICATE + ": message " + command.messageId() + " was sent with this key already");
         }
+        if (waiting.size() >= command.maxWaiting()) {
+            throw CommandRefused.rateLimited("Conversation " + ref.conversationId() + " has " + waiting.size()
+                    + " messages waiting behind its running turn, the most it takes; send again once a turn has ended");
+        }
         apply(new MessagePosted(ref, command.messageId(), messages + 1, command.message()));
         startNextTurn();
         return AggregateLifecycle.getVersion();

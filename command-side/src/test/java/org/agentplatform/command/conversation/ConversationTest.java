@@ -76,6 +76,18 @@ class ConversationTest {
     }
 
     @Test
+    void aMessagePastTheWaitingBoundIsRefusedAndOneFitsOnceATurnHasStarted() {
+        fixture.given(opened, firstPosted, firstStarted, secondPosted)
+                .when(new PostMessage(ID, OWNER, THIRD, BYE, 1))
+                .expectException(refused(ErrorCode.RATE_LIMITED))
+                .expectNoEvents();
+        fixture.given(opened, firstPosted, firstStarted, secondPosted, new TurnEnded(REF, 1, TaskStatus.COMPLETED, REPLY, null),
+                        new TurnStarted(REF, 2, SECOND, HOW))
+                .when(new PostMessage(ID, OWNER, THIRD, BYE, 1))
+                .expectEvents(new MessagePosted(REF, THIRD, 3, BYE));
+    }
+
+    @Test
     void theAnswerEndsTheTurnAndTheWaitingMessagesStartInOrder() {
         MessagePosted thirdPosted = new MessagePosted(REF, THIRD, 3, BYE);
         fixture.given(opened, firstPosted, firstStarted, secondPosted, thirdPosted)

@@ -20,7 +20,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param operations       runtime operations: deadlines and waits
  * @param models           the OpenAI-compatible model endpoint, if any (besides the built-in echo model)
  * @param secrets          the vault key for secrets kept outside the event store
- * @param tasks            tasks: chunk retention and turn recovery
+ * @param tasks            tasks: chunk retention, turn workers and recovery, the bounds on an owner's unfinished tasks
+ * @param conversations    conversations: the bound on the messages waiting in one
  * @param files            the object store behind presigned file URLs
  * @param webhooks         task webhooks: retry schedule, attempt timeout, SSRF allow-list
  * @param control          computer and mobile control
@@ -42,6 +43,7 @@ public record PlatformProperties(
         @DefaultValue Models models,
         @DefaultValue Secrets secrets,
         @DefaultValue Tasks tasks,
+        @DefaultValue Conversations conversations,
         @DefaultValue Files files,
         @DefaultValue Webhooks webhooks,
         @DefaultValue Control control,
@@ -182,12 +184,17 @@ public record PlatformProperties(
      *                        take the CPU from the API's requests in a burst (turns wait for a worker instead, in memory)
      * @param maxQueuedTurns  turns that may wait for one of the turn workers before the dispatchers wait for room: a longer
      *                        backlog waits in the event store, as events they have not read yet, not in memory
+     * @param maxUnfinishedPerOwner        queued or running tasks (tasks API and cron) an owner may have; past it a create
+     *                                     answers 429 {@code rate_limited} with {@code Retry-After}
+     * @param maxUnfinishedInvokesPerOwner queued or running synchronous invokes an owner may have, apart from its tasks
      */
     public record Tasks(
             @DefaultValue("24h") Duration chunkRetention,
             @DefaultValue("20s") Duration turnTakeover,
             @DefaultValue("0") int turnWorkers,
-            @DefaultValue("256") int maxQueuedTurns) {
+            @DefaultValue("256") int maxQueuedTurns,
+            @DefaultValue("10000") int maxUnfinishedPerOwner,
+            @DefaultValue("1000") int maxUnfinishedInvokesPerOwner) {
 
         public Tasks {
             if (turnWorkers < 0) {
@@ -196,11 +203,28 @@ public record PlatformProperties(
             if (maxQueuedTurns < 1) {
                 throw new IllegalArgumentException("agent-platform.tasks.max-queued-turns must be 1 or more");
             }
+            if (maxUnfinishedPerOwner < 1 || maxUnfinishedInvokesPerOwner < 1) {
+                throw new IllegalArgumentException("agent-platform.tasks.max-unfinished-per-owner and"
+                        + " max-unfinished-invokes-per-owner must be 1 or more");
+            }
         }
 
         /** How many threads the local runtime works on turns with. */
         public int turnThreads() {
             return turnWorkers == 0 ? Runtime.getRuntime().availableProcessors() : turnWorkers;
+        }
+    }
+
+    /**
+     * @param maxWaitingMessages messages that may wait behind a conversation's running turn; past it a message answers 429
+     *                           {@code rate_limited}
+     */
+    public record Conversations(@DefaultValue("100") int maxWaitingMessages) {
+
+        public Conversations {
+            if (maxWaitingMessages < 1) {
+                throw new IllegalArgumentException("agent-platform.conversations.max-waiting-messages must be 1 or more");
+            }
         }
     }
 

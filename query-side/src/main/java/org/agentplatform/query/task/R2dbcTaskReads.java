@@ -3,8 +3,11 @@ package org.agentplatform.query.task;
 import io.r2dbc.spi.Readable;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.UUID;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
@@ -30,6 +33,19 @@ public final class R2dbcTaskReads implements TaskReads {
     /** A task by {@code :id}. */
     public static final RowQuery<TaskRecord> BY_ID = new RowQuery<>("SELECT " + COLUMNS + " FROM task_view WHERE id = :id",
             R2dbcTaskReads::task);
+
+    /**
+     * The owner's queued and running tasks of one kind (the partial index task_view_unfinished), those settled (ended, or waiting for
+     * the caller) since a change offset (the inbox index, from that offset on), its latest change, and which of the pending ids are shown.
+     */
+    private static final String BACKLOG = "SELECT"
+            + " (SELECT count(*) FROM task_view WHERE owner_id = :owner AND status IN ('queued', 'running')"
+            + " AND (origin = 'invoke') = :invokes) AS unfinished,"
+            + " (SELECT count(*) FROM task_view WHERE owner_id = :owner AND change_offset > :since AND (origin = 'invoke') = :invokes"
+            + " AND status IN (" + Arrays.stream(TaskStatus.values()).filter(TaskStatus::isSettled)
+                    .map(status -> "'" + status.wireName() + "'").collect(Collectors.joining(", ")) + ")) AS ended,"
+            + " (SELECT coalesce(max(change_offset), 0) FROM task_view WHERE owner_id = :owner) AS latest,"
+            + " ARRAY(SELECT id FROM task_view WHERE id = ANY(:pending)) AS shown";
 
     private final DatabaseClient database;
     private final ReadModelWaits waits;
@@ -102,6 +118,18 @@ public final class R2dbcTaskReads implements TaskReads {
     public Mono<TaskRecord> awaitVersion(TaskId taskId, long version, Duration wait) {
         return awaitState(taskId, task -> task.version() >= version, wait)
                 .switchIfEmpty(Mono.defer(() -> fromStore(taskId).filter(task -> task.version() >= version)));
+    }
+
+    @Override
+    public Mono<TaskBacklog> backlog(OwnerId ownerId, boolean invokes, long changedAfter, Collection<TaskId> pending) {
+        return database.sql(BACKLOG)
+                .bind("owner", ownerId.value())
+                .bind("invokes", invokes)
+                .bind("since", changedAfter)
+                .bind("pending", pending.stream().map(TaskId::value).toArray(UUID[]::new))
+                .map(row -> new TaskBacklog(row.get("unfinished", Long.class), row.get("ended", Long.class), row.get("latest", Long.class),
+                        Arrays.stream(row.get("shown", UUID[].class)).map(TaskId::new).collect(Collectors.toUnmodifiableSet())))
+                .one();
     }
 
     private static TaskRecord task(Readable row) {

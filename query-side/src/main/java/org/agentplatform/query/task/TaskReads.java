@@ -1,6 +1,7 @@
 package org.agentplatform.query.task;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.function.Predicate;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
@@ -47,4 +48,11 @@ public interface TaskReads {
      * within {@code wait}, else as its stored events make it.
      */
     Mono<TaskRecord> awaitVersion(TaskId taskId, long version, Duration wait);
+
+    /**
+     * The owner's backlog of invokes ({@code invokes}) or of the other tasks: how many are queued or running, how many
+     * settled (ended, or waiting for the caller) after the owner's change at {@code changedAfter} (none when it is {@link Long#MAX_VALUE}), the owner's
+     * latest change, and which of {@code pending} the read model shows.
+     */
+    Mono<TaskBacklog> backlog(OwnerId ownerId, boolean invokes, long changedAfter, Collection<TaskId> pending);
 }

@@ -29,14 +29,20 @@ public sealed interface ConversationCommand {
 
     /**
      * The caller's message: it starts the next turn at once, or waits behind the turns before it.
-     * {@code messageId} is derived from the caller's idempotency key when one was given, so a repeat is refused.
-     * Answers the conversation's version after the change.
+     * {@code messageId} is derived from the caller's idempotency key when one was given, so a repeat is refused. When
+     * {@code maxWaiting} messages wait already, it is refused as {@code rate_limited}. Answers the conversation's version
+     * after the change.
      */
     record PostMessage(@TargetAggregateIdentifier ConversationId conversationId, OwnerId requestedBy, UUID messageId,
-            TaskMessage message) implements ConversationCommand {
+            TaskMessage message, int maxWaiting) implements ConversationCommand {
 
         /** How the refusal of a repeated message id begins (the API answers it with the first message's id). */
         public static final String DUPLICATE = "Duplicate idempotency_key";
+
+        /** A message with no bound on those waiting before it. */
+        public PostMessage(ConversationId conversationId, OwnerId requestedBy, UUID messageId, TaskMessage message) {
+            this(conversationId, requestedBy, messageId, message, Integer.MAX_VALUE);
+        }
     }
 
     /**

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * A command an aggregate will not carry out, with the contract code the API answers: the resource
- * is unknown to the caller, the caller may not do this, or the state does not allow it.
+ * is unknown to the caller, the caller may not do this, the state does not allow it, or a bound is reached.
  */
 public final class CommandRefused extends RuntimeException {
 
@@ -29,6 +29,11 @@ public final class CommandRefused extends RuntimeException {
 
     public static CommandRefused forbidden(String message) {
         return new CommandRefused(ErrorCode.FORBIDDEN, message);
+    }
+
+    /** A bound on waiting work is reached; the API answers 429 {@code rate_limited}. */
+    public static CommandRefused rateLimited(String message) {
+        return new CommandRefused(ErrorCode.RATE_LIMITED, message);
     }
 
     public ErrorCode code() {

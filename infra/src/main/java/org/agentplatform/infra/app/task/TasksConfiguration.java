@@ -1,8 +1,11 @@
 package org.agentplatform.infra.app.task;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ExecutorService;
+import org.agentplatform.api.quota.BacklogSettings;
+import org.agentplatform.api.quota.OwnerBacklog;
 import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.command.turn.AgentRuntime;
@@ -31,7 +34,8 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Tasks: their dispatch to the agents' runtimes (through the runtime's port), projection and reads; and what the turns of
+ * Tasks: their dispatch to the agents' runtimes (through the runtime's port), projection and reads, the bound on an
+ * owner's backlog; and what the turns of
  * tasks and conversations share: the reports of their outcomes, the chunk writer runtimes stream through, and the
  * sweep that recovers lost steps of both.
  */
@@ -62,6 +66,23 @@ public class TasksConfiguration {
     @Bean
     R2dbcTaskReads taskReads(DatabaseClient database, ReadModelWaits waits, PointInTime pointInTime) {
         return new R2dbcTaskReads(database, waits, task -> pointInTime.task(task, Instant.MAX).map(PointInTime.TaskAt::task));
+    }
+
+    /** The bounds on an owner's unfinished tasks and invokes and on a conversation's waiting messages. */
+    @Bean
+    BacklogSettings backlogSettings(PlatformProperties properties) {
+        return new BacklogSettings(properties.tasks().maxUnfinishedPerOwner(), properties.tasks().maxUnfinishedInvokesPerOwner(),
+                properties.conversations().maxWaitingMessages());
+    }
+
+    @Bean
+    OwnerBacklog ownerBacklog(R2dbcTaskReads taskReads, BacklogSettings settings, Clock clock) {
+        return new OwnerBacklog(taskReads, settings, clock);
+    }
+
+    @Bean
+    PeriodicJob backlogSweeper(OwnerBacklog backlog, BackgroundPriority background) {
+        return new PeriodicJob("backlog-sweeper", Duration.ofMinutes(1), backlog::forgetIdle, background);
     }
 
     /**
