@@ -42,7 +42,6 @@ public class ConversationDispatcher {
 
     @EventHandler
     void on(TurnStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
-        runtime.awaitRoom();
         executor.execute(() -> handOff(event.conversation(), event.turn(), globalIndex, event.message()));
     }
 

@@ -26,6 +26,7 @@ import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
 import org.agentplatform.kernel.task.TaskEvent.TaskTimedOut;
 import org.agentplatform.kernel.task.TaskEvent;
 import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.kernel.task.TaskRef;
 import org.agentplatform.kernel.task.TaskStatus;
 import org.axonframework.commandhandling.CommandHandler;
@@ -50,6 +51,7 @@ class Task {
 
     private TaskRef ref;
     private TaskMessage firstMessage;
+    private TaskOrigin origin;
     private TaskStatus status;
     private int turn;
     private Instant createdAt;
@@ -81,7 +83,7 @@ class Task {
         // the store keeps Axon's text form of the instant (milliseconds): what every later read of it sees
         Instant storedAt = DateTimeUtils.parseInstant(DateTimeUtils.formatInstant(createdAt));
         if (command.runtimeEpoch() != null) {
-            apply(new TaskStarted(created, 1, command.runtimeEpoch(), command.message()));
+            apply(new TaskStarted(created, 1, command.runtimeEpoch(), command.message(), command.origin()));
         }
         if (command.deadline() != null) {
             deadlines.schedule(command.deadline(), DEADLINE);
@@ -94,7 +96,7 @@ class Task {
         if (status != TaskStatus.QUEUED) {
             throw refusal("start");
         }
-        apply(new TaskStarted(ref, 1, command.runtimeEpoch(), firstMessage));
+        apply(new TaskStarted(ref, 1, command.runtimeEpoch(), firstMessage, origin));
     }
 
     @CommandHandler
@@ -188,6 +190,7 @@ class Task {
             case TaskCreated created -> {
                 ref = created.task();
                 firstMessage = created.message();
+                origin = created.origin();
                 createdAt = at;
             }
             case TaskStarted started -> turn = started.turn();

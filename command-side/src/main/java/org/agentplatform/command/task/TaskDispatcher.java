@@ -65,24 +65,22 @@ public class TaskDispatcher {
 
     @EventHandler
     void on(TaskStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
-        AgentTurn turn = AgentTurn.of(event.task(), event.turn(), event.runtimeEpoch(), globalIndex, event.message());
-        runtime.awaitRoom();
+        AgentTurn turn = AgentTurn.of(event.task(), event.turn(), event.runtimeEpoch(), globalIndex, event.message(), event.interactive());
         executor.execute(() -> runtime.startTurn(turn));
     }
 
     /** The caller's answer goes to the runtime at its current epoch; an instance that stopped meanwhile fails the task. */
     @EventHandler
     void on(TaskContinued event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
-        runtime.awaitRoom();
-        executor.execute(() -> handOff(event.task(), event.turn(), globalIndex, event.message()));
+        executor.execute(() -> handOff(event.task(), event.turn(), globalIndex, event.message(), false));
     }
 
     /**
      * Hands turn {@code turn} (started by the event at {@code globalIndex}) to the runtime at the epoch its instance serves
      * at now, or fails it {@code agent_offline}: a continued turn, and a started one whose hand-off a crash lost.
      */
-    public void handOff(TaskRef task, int turn, long globalIndex, TaskMessage message) {
-        RuntimeHandOff.handOff(commands, runtime, task.instanceId(), epoch -> AgentTurn.of(task, turn, epoch, globalIndex, message),
+    public void handOff(TaskRef task, int turn, long globalIndex, TaskMessage message, boolean interactive) {
+        RuntimeHandOff.handOff(commands, runtime, task.instanceId(), epoch -> AgentTurn.of(task, turn, epoch, globalIndex, message, interactive),
                 reason -> offline(task.taskId(), turn, reason));
     }
 

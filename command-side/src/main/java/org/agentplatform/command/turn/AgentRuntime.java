@@ -7,19 +7,12 @@ import java.util.UUID;
 /**
  * Port: the agents of an instance's runtime, to which the turns of tasks and conversations are delivered. A
  * turn runs at least once (a turn started again, after a crash, runs again; what it already streamed is not
- * repeated) and its outcome is reported to {@link TurnReports}.
+ * repeated) and its outcome is reported to {@link TurnReports}. {@link #startTurn} takes the turn in and returns: when it
+ * runs is the runtime's to decide (the local one keeps its turns waiting in PostgreSQL and runs them in a fair order).
  */
 public interface AgentRuntime {
 
     void startTurn(AgentTurn turn);
-
-    /**
-     * Waits while the runtime has as many turns waiting to be worked on as it takes in. A dispatcher calls this on its
-     * processor's thread before it hands a turn on, so that a longer backlog waits as events the dispatcher has not read
-     * yet, in the event store, not in memory.
-     */
-    default void awaitRoom() {
-    }
 
     /**
      * Stops whatever turn of a task or conversation ({@code channel}) runs, if one does: the channel has ended. An

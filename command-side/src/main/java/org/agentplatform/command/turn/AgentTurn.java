@@ -12,10 +12,11 @@ import org.agentplatform.kernel.task.TaskRef;
  * One turn for an agent's runtime: the caller's message to a task or a conversation (its {@code channel}: the
  * task's or the conversation's id, whose log the turn streams into), fenced by the runtime epoch it was started
  * at. {@code logWindow} is the global index of the event that started it: the turn's chunks take the log's
- * offsets after that event's rows.
+ * offsets after that event's rows. An {@code interactive} turn has a caller waiting for it (a synchronous invoke, a
+ * conversation's message): a runtime takes it ahead of the others.
  */
 public record AgentTurn(Kind kind, UUID channel, OwnerId ownerId, AgentId agentId, InstanceId instanceId, String contextId, int turn,
-        long runtimeEpoch, long logWindow, TaskMessage message) {
+        long runtimeEpoch, long logWindow, TaskMessage message, boolean interactive) {
 
     /** What the turn belongs to; its outcome becomes that aggregate's command. */
     public enum Kind {
@@ -42,13 +43,13 @@ public record AgentTurn(Kind kind, UUID channel, OwnerId ownerId, AgentId agentI
         }
     }
 
-    public static AgentTurn of(TaskRef task, int turn, long runtimeEpoch, long logWindow, TaskMessage message) {
+    public static AgentTurn of(TaskRef task, int turn, long runtimeEpoch, long logWindow, TaskMessage message, boolean interactive) {
         return new AgentTurn(Kind.TASK, task.taskId().value(), task.ownerId(), task.agentId(), task.instanceId(), task.contextId(), turn,
-                runtimeEpoch, logWindow, message);
+                runtimeEpoch, logWindow, message, interactive);
     }
 
     public static AgentTurn of(ConversationRef conversation, int turn, long runtimeEpoch, long logWindow, TaskMessage message) {
         return new AgentTurn(Kind.CONVERSATION, conversation.conversationId().value(), conversation.ownerId(), conversation.agentId(),
-                conversation.instanceId(), conversation.contextId(), turn, runtimeEpoch, logWindow, message);
+                conversation.instanceId(), conversation.contextId(), turn, runtimeEpoch, logWindow, message, true);
     }
 }

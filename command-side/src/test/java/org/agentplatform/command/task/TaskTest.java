@@ -1,6 +1,7 @@
 package org.agentplatform.command.task;
 
 import static org.agentplatform.command.FixtureMatchers.refused;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -60,7 +61,7 @@ class TaskTest {
     void setUp() {
         fixture = new AggregateTestFixture<>(Task.class);
         created = new TaskCreated(REF, ASK, null, TaskOrigin.TASKS, 1L);
-        started = new TaskStarted(REF, 1, 3, ASK);
+        started = new TaskStarted(REF, 1, 3, ASK, TaskOrigin.TASKS);
     }
 
     private CreateTask create(Instant deadline) {
@@ -68,9 +69,19 @@ class TaskTest {
     }
 
     @Test
+    void anInvokesTurnIsInteractiveAndATasksIsNot() {
+        fixture.givenNoPriorActivity()
+                .when(new CreateTask(ID, OWNER, REF.agentId(), REF.instanceId(), "ctx-1", ASK, null, TaskOrigin.INVOKE, 1L))
+                .expectEvents(new TaskCreated(REF, ASK, null, TaskOrigin.INVOKE, 1L), new TaskStarted(REF, 1, 1, ASK, TaskOrigin.INVOKE));
+        assertThat(new TaskStarted(REF, 1, 1, ASK, TaskOrigin.INVOKE).interactive()).isTrue();
+        assertThat(started.interactive()).isFalse();
+        assertThat(new TaskStarted(REF, 1, 3, ASK, null).interactive()).as("stored before the origin was carried").isFalse();
+    }
+
+    @Test
     void aTaskCreatedAtARuntimeEpochStartsItsFirstTurnAtOnce() {
         fixture.givenNoPriorActivity().when(create(null))
-                .expectEvents(created, new TaskStarted(REF, 1, 1, ASK))
+                .expectEvents(created, new TaskStarted(REF, 1, 1, ASK, TaskOrigin.TASKS))
                 .expectNoScheduledDeadlines();
     }
 
@@ -91,7 +102,7 @@ class TaskTest {
         Instant deadline = fixture.currentTime().plus(Duration.ofMinutes(5));
         fixture.givenNoPriorActivity()
                 .when(create(deadline))
-                .expectEvents(new TaskCreated(REF, ASK, deadline, TaskOrigin.TASKS, 1L), new TaskStarted(REF, 1, 1, ASK))
+                .expectEvents(new TaskCreated(REF, ASK, deadline, TaskOrigin.TASKS, 1L), new TaskStarted(REF, 1, 1, ASK, TaskOrigin.TASKS))
                 .expectScheduledDeadlineWithName(Duration.ofMinutes(5), Task.DEADLINE);
     }
 

@@ -3,12 +3,15 @@ package org.agentplatform.infra.local;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -19,10 +22,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.agentplatform.command.turn.AgentTurn;
 import org.agentplatform.command.turn.TurnOutcome.AgentFailed;
@@ -55,6 +60,13 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link EchoAgent}, or the OpenAI-compatible endpoint, streamed), writes its chunks, and reports its
  * outcome. A turn is recorded before it runs and its outcome before it is reported, so after a crash a
  * turn runs again (chunks already written are not repeated) and an outcome is reported again.
+ *
+ * <p>A turn handed in waits in PostgreSQL ({@code local_turn}, state {@code ready}) until a node's claimer takes it for
+ * its workers, in a fair order any node follows: interactive turns (a synchronous invoke, a conversation's message) before
+ * the others; within each, the owner whose share has been served least (stride scheduling over {@code local_fair_share}:
+ * each claimed turn moves its owner's pass on by 1/weight, and an owner with nothing waiting rejoins at the pass being
+ * served, {@code local_fair_clock}), so one owner's flood takes its share and never the others'; within an owner, the turns
+ * in the order they were started. A node claims only as many as its workers are about to take ({@code maxQueued}).
  */
 final class LocalAgentTurns {
 
@@ -62,8 +74,51 @@ final class LocalAgentTurns {
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String AGENT_OFFLINE = "agent_offline";
     private static final long MARK_DELAY_MS = 50;
-    private static final long ROOM_LOOK_MS = 10;
-    private static final long ROOM_PATIENCE_MS = 30_000;
+    /** How often an idle claimer looks for turns handed in on other nodes (its own node's wake it at once). */
+    private static final long CLAIM_POLL_MS = 200;
+    /** How long a claimer whose statement failed waits before it tries again. */
+    private static final long CLAIM_BACKOFF_MS = 1_000;
+    /** The turns claimed by one statement at most. */
+    private static final int CLAIM_BATCH = 64;
+    static final int INTERACTIVE = 0;
+    static final int BATCH = 1;
+    /**
+     * A turn recorded as waiting, and its owner's share told it has one more (an owner that had none waiting rejoins at the
+     * pass being served, or its own when that is further: it does not catch up on the time it had nothing to run).
+     */
+    private static final String WAIT = "WITH recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id, agent_id, owner_id,"
+            + " context_id, runtime_epoch, log_window, input, priority, state, claimed_at, created_at, updated_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, 'ready', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING owner_id, priority),"
+            + " share AS (INSERT INTO local_fair_share AS f (owner_id, priority, pass, ready, stride)"
+            + " SELECT r.owner_id, r.priority, c.pass, 1, ? FROM recorded r JOIN local_fair_clock c ON c.priority = r.priority"
+            + " ON CONFLICT (owner_id, priority) DO UPDATE SET ready = f.ready + 1, stride = EXCLUDED.stride,"
+            + " pass = CASE WHEN f.ready = 0 THEN GREATEST(f.pass, EXCLUDED.pass) ELSE f.pass END)"
+            + " SELECT EXISTS (SELECT 1 FROM recorded)";
+    /**
+     * Claims the next turns in the fair order: of the share with turns waiting and the lowest pass (interactive ones first),
+     * its oldest waiting turns, as many as keep its pass within one stride past the next share's (at most the first
+     * parameter; all of them, up to the second, when no other share waits); moves its pass on by what was claimed, says
+     * whether it has more waiting, and moves the pass being served. Answers each turn with its instance and agent.
+     */
+    private static final String CLAIM = "WITH pick AS (SELECT owner_id, priority, pass, stride FROM local_fair_share WHERE ready > 0"
+            + " ORDER BY priority, pass LIMIT 1 FOR UPDATE SKIP LOCKED),"
+            + " rival AS (SELECT min(f.pass) AS pass FROM local_fair_share f JOIN pick ON f.priority = pick.priority"
+            + " AND f.owner_id <> pick.owner_id WHERE f.ready > 0),"
+            + " take AS (SELECT l.channel_id, l.turn FROM local_turn l JOIN pick ON l.owner_id = pick.owner_id AND l.priority = pick.priority"
+            + " WHERE l.state = 'ready' ORDER BY l.log_window LIMIT (SELECT LEAST(?, CASE WHEN rival.pass IS NULL THEN ?"
+            + " ELSE 1 + floor((rival.pass - pick.pass) / pick.stride)::int END) FROM pick, rival) FOR UPDATE OF l SKIP LOCKED),"
+            + " claimed AS (UPDATE local_turn l SET state = 'running', claimed_by = ?, claimed_at = ?, updated_at = ? FROM take"
+            + " WHERE l.channel_id = take.channel_id AND l.turn = take.turn RETURNING l.kind, l.channel_id, l.turn, l.instance_id,"
+            + " l.agent_id, l.owner_id, l.context_id, l.runtime_epoch, l.log_window, l.input, l.priority),"
+            + " moved AS (UPDATE local_fair_share f SET pass = f.pass + f.stride * (SELECT count(*) FROM claimed),"
+            + " ready = CASE WHEN EXISTS (SELECT 1 FROM local_turn l WHERE l.owner_id = pick.owner_id AND l.priority = pick.priority"
+            + " AND l.state = 'ready' AND NOT EXISTS (SELECT 1 FROM take WHERE take.channel_id = l.channel_id AND take.turn = l.turn))"
+            + " THEN 1 ELSE 0 END FROM pick WHERE f.owner_id = pick.owner_id AND f.priority = pick.priority),"
+            + " clock AS (UPDATE local_fair_clock c SET pass = GREATEST(c.pass, pick.pass) FROM pick WHERE c.priority = pick.priority)"
+            + " SELECT c.kind, c.channel_id, c.turn, c.instance_id, c.agent_id, c.owner_id, c.context_id, c.runtime_epoch, c.log_window,"
+            + " c.input::text AS input, c.priority, i.state, i.runtime_epoch AS instance_epoch, a.model, a.instructions FROM claimed c"
+            + " LEFT JOIN local_instance i ON i.instance_id = c.instance_id"
+            + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = c.agent_id ORDER BY c.priority, c.log_window";
     /** The turn's instance and agent as the runtime has them (a row of nulls when it has neither); instance, then agent. */
     private static final String PLACEMENT = " i.state, i.runtime_epoch, a.model, a.instructions FROM (VALUES (1)) AS one (x)"
             + " LEFT JOIN local_instance i ON i.instance_id = ?"
@@ -85,13 +140,16 @@ final class LocalAgentTurns {
     private final ModelBackends backends;
     private final ScheduledExecutorService timers;
     private final Executor workers;
+    private final Executor claimer;
     private final Clock clock;
     private final Duration staleAfter;
     private final int maxQueued;
+    private final Function<OwnerId, Integer> weights;
     /** Turns handed to the workers that no worker has begun yet. */
     private final AtomicInteger queued = new AtomicInteger();
-    /** Dispatchers parked in {@link #awaitRoom}: a backlog the node holds back in the event store. */
-    private final AtomicInteger waitingForRoom = new AtomicInteger();
+    /** Released when a turn is handed in here or a worker takes one: the claimer looks again. */
+    private final Semaphore wake = new Semaphore(0);
+    private final AtomicBoolean claiming = new AtomicBoolean();
     private final String node = UUID.randomUUID().toString();
     private final Map<UUID, Live> live = new ConcurrentHashMap<>();
     private final Queue<Reported> reported = new ConcurrentLinkedQueue<>();
@@ -122,8 +180,14 @@ final class LocalAgentTurns {
         }
     }
 
+    /**
+     * @param claimer   where the claimer loops (one thread)
+     * @param maxQueued how many claimed turns may wait for a worker
+     * @param weights   each owner's weight in the fair order (its share of the turns while others wait too)
+     */
     LocalAgentTurns(JdbcTemplate jdbc, ChannelChunks chunks, TurnReports reports, ModelBackends backends, ScheduledExecutorService timers,
-            Executor workers, Clock clock, Duration staleAfter, int maxQueued, MeterRegistry meters) {
+            Executor workers, Executor claimer, Clock clock, Duration staleAfter, int maxQueued, Function<OwnerId, Integer> weights,
+            MeterRegistry meters) {
         this.meters = meters;
         this.jdbc = jdbc;
         this.chunks = chunks;
@@ -131,59 +195,103 @@ final class LocalAgentTurns {
         this.backends = backends;
         this.timers = timers;
         this.workers = workers;
+        this.claimer = claimer;
         this.clock = clock;
         this.staleAfter = staleAfter;
         this.maxQueued = maxQueued;
-        Gauge.builder("agent.platform.turns.waiting.for.room", waitingForRoom, AtomicInteger::get)
-                .description("Dispatchers waiting for a turn worker before they hand on their next turn").register(meters);
+        this.weights = weights;
+        Gauge.builder("agent.platform.turns.claimed.waiting", queued, AtomicInteger::get)
+                .description("Turns this node claimed that wait for one of its turn workers").register(meters);
     }
 
     /**
-     * Runs the turn unless it is known already. A known one (handed again by the sweeper while its first hand-off was on its
-     * way, or again after a processor's retry) is left to {@link #recover}: taken over if its node went silent, reported
-     * again if its outcome was not taken.
+     * Records the turn as waiting, unless it is known already, and wakes this node's claimer. A known one (handed again by
+     * the sweeper while its first hand-off was on its way, or again after a processor's retry) is left to {@link #recover}:
+     * taken over if its node went silent, reported again if its outcome was not taken.
      */
     void start(AgentTurn turn) {
-        if (!nodeRecorded) {
-            renewNode();
-        }
+        claimFromNowOn();
         OffsetDateTime now = now();
-        // recorded, and where it is to run, in one statement
-        Map<String, Object> placement = jdbc.queryForMap("WITH recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id,"
-                        + " agent_id, owner_id, context_id, runtime_epoch, log_window, input, state, claimed_by, claimed_at, created_at,"
-                        + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'running', ?, ?, ?, ?)"
-                        + " ON CONFLICT DO NOTHING RETURNING 1)"
-                        + " SELECT EXISTS (SELECT 1 FROM recorded) AS recorded," + PLACEMENT,
-                turn.kind().wireName(), turn.channel(), turn.turn(), turn.instanceId().value(), turn.agentId().value(),
-                turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(), turn.logWindow(), JSON.writeValueAsString(turn.message()),
-                node, now, now, now, turn.instanceId().value(), turn.agentId().value());
-        if (Boolean.TRUE.equals(placement.get("recorded"))) {
-            run(turn, placement);
+        Boolean recorded = jdbc.queryForObject(WAIT, Boolean.class, turn.kind().wireName(), turn.channel(), turn.turn(),
+                turn.instanceId().value(), turn.agentId().value(), turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(),
+                turn.logWindow(), JSON.writeValueAsString(turn.message()), turn.interactive() ? INTERACTIVE : BATCH, now, now, now,
+                1.0 / Math.max(1, weights.apply(turn.ownerId())));
+        if (Boolean.TRUE.equals(recorded)) {
+            wake.release();
         } else {
             log.atDebug().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
                     .log("the turn is known already; the recovery sweep sees to it");
         }
     }
 
+    /** Starts this node's claimer, once: from the first turn handed in or the first sweep (turns may wait from before a restart). */
+    private void claimFromNowOn() {
+        if (claiming.compareAndSet(false, true)) {
+            claimer.execute(this::claimLoop);
+        }
+    }
+
     /**
-     * Waits while {@code maxQueued} turns wait for a worker to begin them, looking again every {@value #ROOM_LOOK_MS} ms,
-     * for at most {@value #ROOM_PATIENCE_MS} ms (past that the turn is taken in anyway: the workers are stuck, and a
-     * dispatcher must still get to the cancels behind it). Turns that run (a model's stream, an echo's pauses) hold no
-     * worker and do not count: a node runs as many of those as it is given.
+     * Claims turns while this node's workers have room for them, and waits for a wake (a turn handed in here, a worker taking
+     * one) or, at most {@value #CLAIM_POLL_MS} ms, for turns handed in on other nodes. Ends when its thread is interrupted
+     * (the executor shut down).
      */
-    void awaitRoom() {
-        if (queued.get() < maxQueued) {
-            return;
-        }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ROOM_PATIENCE_MS);
-        waitingForRoom.incrementAndGet();
-        try {
-            while (queued.get() >= maxQueued && System.nanoTime() < deadline && !Thread.currentThread().isInterrupted()) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(ROOM_LOOK_MS));
+    private void claimLoop() {
+        boolean failing = false;
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                int room = maxQueued - queued.get();
+                int claimed = room > 0 ? claim(Math.min(room, CLAIM_BATCH)) : 0;
+                if (failing) {
+                    log.atInfo().log("turns are claimed again");
+                    failing = false;
+                }
+                if (claimed == 0 || claimed >= room) {
+                    wake.tryAcquire(CLAIM_POLL_MS, TimeUnit.MILLISECONDS);
+                    wake.drainPermits();
+                }
+            } catch (InterruptedException stopping) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException failure) {
+                if (!failing) {
+                    log.atWarn().setCause(failure).log("turns could not be claimed; trying again every second");
+                    failing = true;
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(CLAIM_BACKOFF_MS));
             }
-        } finally {
-            waitingForRoom.decrementAndGet();
         }
+    }
+
+    /** Claims up to {@code max} turns in the fair order and hands them to the workers; answers how many. */
+    private int claim(int max) {
+        if (!nodeRecorded) {
+            renewNode();
+        }
+        OffsetDateTime now = now();
+        List<Claimed> claimed = jdbc.query(CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)), max, max, node, now, now);
+        claimed.forEach(next -> run(next.turn(), next.placement()));
+        return claimed.size();
+    }
+
+    /** A claimed turn, with its instance and agent as the runtime has them. */
+    private record Claimed(AgentTurn turn, Map<String, Object> placement) {
+    }
+
+    private static AgentTurn turnOf(ResultSet row) throws SQLException {
+        return new AgentTurn(AgentTurn.Kind.fromWireName(row.getString("kind")), row.getObject("channel_id", UUID.class),
+                new OwnerId(row.getObject("owner_id", UUID.class)), new AgentId(row.getObject("agent_id", UUID.class)),
+                new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id"), row.getInt("turn"),
+                row.getLong("runtime_epoch"), row.getLong("log_window"), JSON.readValue(row.getString("input"), TaskMessage.class),
+                row.getInt("priority") == INTERACTIVE);
+    }
+
+    private static Map<String, Object> placementOf(ResultSet row) throws SQLException {
+        Map<String, Object> placement = new HashMap<>();
+        placement.put("state", row.getString("state"));
+        placement.put("runtime_epoch", row.getObject("instance_epoch"));
+        placement.put("model", row.getString("model"));
+        placement.put("instructions", row.getString("instructions"));
+        return placement;
     }
 
     /** Of these started turns, those this runtime has no record of (by channel and the window of the event that started them). */
@@ -198,22 +306,24 @@ final class LocalAgentTurns {
                 asked.stream().map(TurnStart::channel).toArray(UUID[]::new), asked.stream().map(TurnStart::logWindow).toArray(Long[]::new)));
     }
 
-    /** Stops the channel's running turn: {@code turn} only, or whichever runs when it is empty. */
+    /** Stops the channel's waiting or running turn: {@code turn} only, or whichever it is when it is empty. */
     void stop(UUID channel, OptionalInt turn) {
         Live running = live.get(channel);
         if (running != null && (turn.isEmpty() || running.turn.turn() == turn.getAsInt()) && live.remove(channel, running)) {
             end(running);
         }
         if (turn.isEmpty()) {
-            jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND state = 'running'", now(), channel);
+            jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND state IN ('ready', 'running')",
+                    now(), channel);
         } else {
             markStopped(channel, turn.getAsInt());
         }
     }
 
     private void markStopped(UUID channel, int turn) {
-        jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND turn = ? AND state = 'running'",
-                now(), channel, turn);
+        // a waiting one leaves its share counting it: the next claim of that share finds it gone
+        jdbc.update("UPDATE local_turn SET state = 'stopped', updated_at = ? WHERE channel_id = ? AND turn = ?"
+                + " AND state IN ('ready', 'running')", now(), channel, turn);
     }
 
     /** The instance stopped, restarted or was destroyed: its running turns end without an answer from the agent. */
@@ -230,6 +340,7 @@ final class LocalAgentTurns {
      * taken (the sweeper calls this). Liveness is the node's: a turn, queued or long, costs no write per sweep.
      */
     void recover() {
+        claimFromNowOn();
         renewNode();
         OffsetDateTime stale = OffsetDateTime.ofInstant(clock.instant().minus(staleAfter), ZoneOffset.UTC);
         List<Live> held = List.copyOf(live.values());
@@ -241,17 +352,17 @@ final class LocalAgentTurns {
                 Stream.concat(Stream.of(now()), Stream.of(forsaken)).toArray());
         List<AgentTurn> orphans = jdbc.query("UPDATE local_turn l SET claimed_by = ?, claimed_at = ?, updated_at = ? WHERE" + FORSAKEN
                         + " RETURNING kind, channel_id, turn, instance_id, agent_id, owner_id, context_id, runtime_epoch, log_window,"
-                        + " input::text AS input",
-                (row, index) -> new AgentTurn(AgentTurn.Kind.fromWireName(row.getString("kind")), row.getObject("channel_id", UUID.class),
-                        new OwnerId(row.getObject("owner_id", UUID.class)), new AgentId(row.getObject("agent_id", UUID.class)),
-                        new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id"), row.getInt("turn"),
-                        row.getLong("runtime_epoch"), row.getLong("log_window"), JSON.readValue(row.getString("input"), TaskMessage.class)),
+                        + " input::text AS input, priority",
+                (row, index) -> turnOf(row),
                 Stream.concat(Stream.of(node, now(), now()), Stream.of(forsaken)).toArray());
         orphans.forEach(turn -> {
             log.atInfo().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
                     .log("taking over a turn whose node went silent");
             run(turn, null);
         });
+        // a share told it has nothing waiting while it has (a claim that found its turns locked by a stop) waits again
+        jdbc.update("UPDATE local_fair_share f SET ready = 1 WHERE f.ready = 0 AND EXISTS (SELECT 1 FROM local_turn l"
+                + " WHERE l.owner_id = f.owner_id AND l.priority = f.priority AND l.state = 'ready')");
         // silent nodes whose turns are all taken over are forgotten
         jdbc.update("DELETE FROM local_runtime_node n WHERE n.heartbeat_at < ?"
                 + " AND NOT EXISTS (SELECT 1 FROM local_turn l WHERE l.claimed_by = n.node AND l.state = 'running')", stale);
@@ -294,6 +405,7 @@ final class LocalAgentTurns {
         queued.incrementAndGet();
         workers.execute(guarded(running, () -> {
             queued.decrementAndGet();
+            wake.release();
             begin(running, placement != null ? placement
                     : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()));
         }));

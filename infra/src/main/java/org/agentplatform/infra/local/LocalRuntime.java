@@ -20,6 +20,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.agentplatform.command.instance.InstanceProvisioning;
 import org.agentplatform.command.operation.InstanceRuntime;
 import org.agentplatform.command.operation.RuntimeCall;
@@ -84,15 +85,17 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
      * @param archives    where skills installed by file id are read from
      * @param workers     where runtime methods and lifecycle calls are applied
      * @param turnWorkers where turns are worked on, apart so that a burst of turns does not hold up the methods
+     * @param turnClaimer where the node's claimer of waiting turns loops (one thread)
      * @param staleTurns  a running turn whose node has been silent this long is taken over
-     * @param queuedTurns how many turns may wait for a turn worker before dispatchers wait for room
+     * @param queuedTurns how many claimed turns may wait for a turn worker (the rest wait in PostgreSQL)
+     * @param ownerWeights each owner's weight in the fair order of waiting turns
      * @param meters      where turn durations are recorded
      * @param realDisplays whether running linux instances get a real X display (when Xvfb and xdotool are installed)
      */
     public LocalRuntime(JdbcTemplate jdbc, TransactionTemplate transactions, ModelCatalog catalog, ModelBackends backends,
             ChannelChunks chunks, TurnReports reports, CronTasks tasks, SkillArchives archives, ScheduledExecutorService timers,
-            Executor workers, Executor turnWorkers, Clock clock, Duration staleTurns, int queuedTurns, MeterRegistry meters,
-            boolean realDisplays) {
+            Executor workers, Executor turnWorkers, Executor turnClaimer, Clock clock, Duration staleTurns, int queuedTurns,
+            Function<OwnerId, Integer> ownerWeights, MeterRegistry meters, boolean realDisplays) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.timers = timers;
@@ -104,7 +107,8 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         this.mcp = new LocalMcp(jdbc, agents, clock);
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
-        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, turnWorkers, clock, staleTurns, queuedTurns, meters);
+        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, turnWorkers, turnClaimer, clock, staleTurns, queuedTurns,
+                ownerWeights, meters);
         this.devices = new LocalDevices(this::takeFault, instance -> runsAt(instance.id(), instance.runtimeEpoch()), realDisplays);
     }
 
@@ -294,11 +298,6 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
     @Override
     public void startTurn(AgentTurn turn) {
         turns.start(turn);
-    }
-
-    @Override
-    public void awaitRoom() {
-        turns.awaitRoom();
     }
 
     @Override

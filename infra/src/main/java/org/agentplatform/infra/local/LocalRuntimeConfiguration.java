@@ -42,6 +42,12 @@ public class LocalRuntimeConfiguration {
         return WorkerPools.fixed("local-turns", properties.tasks().turnThreads(), background.threads("local-turns"));
     }
 
+    /** The node's claimer of waiting turns; interrupted at shutdown, so it claims no more. */
+    @Bean(destroyMethod = "shutdownNow")
+    ExecutorService turnClaimer(BackgroundPriority background) {
+        return WorkerPools.fixed("local-turn-claimer", 1, background.threads("local-turn-claimer"));
+    }
+
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService runtimeTimers() {
         return WorkerPools.timer("local-runtime-timer");
@@ -50,12 +56,12 @@ public class LocalRuntimeConfiguration {
     @Bean
     LocalRuntime localRuntime(RuntimeDatabase database, ModelCatalog catalog, ModelBackends backends,
             ChannelChunks channelChunks, TurnReports turnReports, CommandGateway commands, SkillArchives skillArchives,
-            ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, ExecutorService turnExecutor, Clock clock,
-            PlatformProperties properties, MeterRegistry meters) {
+            ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, ExecutorService turnExecutor,
+            ExecutorService turnClaimer, Clock clock, PlatformProperties properties, MeterRegistry meters) {
         return new LocalRuntime(database.jdbc(), database.transactions(), catalog, backends, channelChunks, turnReports,
                 command -> ProcessCommands.send(commands, command, TurnReports.RUNTIME), skillArchives, runtimeTimers, runtimeExecutor,
-                turnExecutor, clock, properties.tasks().turnTakeover(), properties.tasks().maxQueuedTurns(), meters,
-                properties.control().realX());
+                turnExecutor, turnClaimer, clock, properties.tasks().turnTakeover(), properties.tasks().maxQueuedTurns(),
+                properties.tasks()::ownerWeight, meters, properties.control().realX());
     }
 
     @Bean

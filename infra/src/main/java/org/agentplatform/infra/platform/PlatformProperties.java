@@ -4,7 +4,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.regex.Pattern;
+import org.agentplatform.kernel.identity.OwnerId;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -182,8 +184,10 @@ public record PlatformProperties(
      * @param turnWorkers     threads the local runtime works on turns with, 0 for one per core: a turn holds one only while it
      *                        computes or writes (a model's stream or a step's delay holds none), and more than the cores only
      *                        take the CPU from the API's requests in a burst (turns wait for a worker instead, in memory)
-     * @param maxQueuedTurns  turns that may wait for one of the turn workers before the dispatchers wait for room: a longer
-     *                        backlog waits in the event store, as events they have not read yet, not in memory
+     * @param maxQueuedTurns  turns a node claims ahead of its turn workers (in memory, in the fair order); the rest wait in
+     *                        PostgreSQL, where any node claims them in the fair order
+     * @param ownerWeights    an owner's weight in that order (by owner id; 1 when not named): while several owners have turns
+     *                        waiting, each gets turns in proportion to its weight
      * @param maxUnfinishedPerOwner        queued or running tasks (tasks API and cron) an owner may have; past it a create
      *                                     answers 429 {@code rate_limited} with {@code Retry-After}
      * @param maxUnfinishedInvokesPerOwner queued or running synchronous invokes an owner may have, apart from its tasks
@@ -192,7 +196,8 @@ public record PlatformProperties(
             @DefaultValue("24h") Duration chunkRetention,
             @DefaultValue("20s") Duration turnTakeover,
             @DefaultValue("0") int turnWorkers,
-            @DefaultValue("256") int maxQueuedTurns,
+            @DefaultValue("8") int maxQueuedTurns,
+            @DefaultValue Map<UUID, Integer> ownerWeights,
             @DefaultValue("10000") int maxUnfinishedPerOwner,
             @DefaultValue("1000") int maxUnfinishedInvokesPerOwner) {
 
@@ -203,10 +208,21 @@ public record PlatformProperties(
             if (maxQueuedTurns < 1) {
                 throw new IllegalArgumentException("agent-platform.tasks.max-queued-turns must be 1 or more");
             }
+            ownerWeights = Map.copyOf(ownerWeights);
+            ownerWeights.forEach((owner, weight) -> {
+                if (weight < 1 || weight > 1000) {
+                    throw new IllegalArgumentException("agent-platform.tasks.owner-weights." + owner + " must be 1 to 1000, not " + weight);
+                }
+            });
             if (maxUnfinishedPerOwner < 1 || maxUnfinishedInvokesPerOwner < 1) {
                 throw new IllegalArgumentException("agent-platform.tasks.max-unfinished-per-owner and"
                         + " max-unfinished-invokes-per-owner must be 1 or more");
             }
+        }
+
+        /** The owner's weight in the fair order of waiting turns. */
+        public int ownerWeight(OwnerId owner) {
+            return ownerWeights.getOrDefault(owner.value(), 1);
         }
 
         /** How many threads the local runtime works on turns with. */

@@ -1,5 +1,6 @@
 package org.agentplatform.api.conversation;
 
+import static org.agentplatform.infra.support.PlatformClient.await;
 import static org.agentplatform.infra.support.PlatformClient.body;
 import static org.agentplatform.infra.support.PlatformClient.data;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -203,9 +204,9 @@ class ConversationHttpTest extends ApiTest {
                 + " instance_id, context_id, runtime_epoch, log_window", (row, index) -> new AgentTurn(AgentTurn.Kind.CONVERSATION, channel,
                 new OwnerId(row.getObject("owner_id", UUID.class)), new AgentId(row.getObject("agent_id", UUID.class)),
                 new InstanceId(row.getObject("instance_id", UUID.class)), row.getString("context_id"), 1, row.getLong("runtime_epoch"),
-                row.getLong("log_window"), TaskMessage.user("first", List.of())), channel);
+                row.getLong("log_window"), TaskMessage.user("first", List.of()), true), channel);
         runtime.startTurn(first);
-        assertThat(runtimeState(channel, 1)).isEqualTo("stopped");
+        await(() -> runtimeState(channel, 1), "stopped"::equals, "the late turn 1 stopped once claimed");
         assertThat(owner.awaitTurn(agent, conversation, 2, "completed").get("text").asString()).isEqualTo("echo: second");
 
         // the same turn, claimed long ago by a node that no longer holds it (this one) while the conversation went on, is not

@@ -30,7 +30,7 @@ class FreshTasksTest {
     private static final TaskMessage ASK = TaskMessage.user("hello", List.of());
     private static final Instant AT = Instant.parse("2026-11-25T10:00:00.123456789Z");
     private static final RecentEvent CREATED = new RecentEvent(new TaskCreated(TASK, ASK, null, TaskOrigin.TASKS, 1L), 0, 40, AT);
-    private static final RecentEvent STARTED = new RecentEvent(new TaskStarted(TASK, 1, 7, ASK), 1, 41, AT);
+    private static final RecentEvent STARTED = new RecentEvent(new TaskStarted(TASK, 1, 7, ASK, TaskOrigin.TASKS), 1, 41, AT);
 
     @Test
     void theCreationAndItsStartGiveTheRowsOfBoth() {

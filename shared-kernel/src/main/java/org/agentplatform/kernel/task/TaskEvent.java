@@ -25,8 +25,16 @@ public sealed interface TaskEvent {
         }
     }
 
-    /** Turn 1 goes to the runtime with the task's first message. */
-    record TaskStarted(TaskRef task, int turn, long runtimeEpoch, TaskMessage message) implements TaskEvent {
+    /**
+     * Turn 1 goes to the runtime with the task's first message. {@code origin} is the task's (null in events stored before
+     * it was carried here: those were created through the tasks API or by cron, and their turns are not interactive).
+     */
+    record TaskStarted(TaskRef task, int turn, long runtimeEpoch, TaskMessage message, TaskOrigin origin) implements TaskEvent {
+
+        /** Whether a caller waits for the turn (a synchronous invoke): it goes ahead of other tasks' turns. */
+        public boolean interactive() {
+            return origin == TaskOrigin.INVOKE;
+        }
 
         @Override
         public TaskStatus status() {

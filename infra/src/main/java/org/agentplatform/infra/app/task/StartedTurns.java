@@ -74,9 +74,10 @@ final class StartedTurns {
                         (start, later) -> later instanceof TaskEvent,
                         (start, globalIndex) -> {
                             switch (start) {
-                                case TaskStarted started -> tasks.handOff(started.task(), started.turn(), globalIndex, started.message());
+                                case TaskStarted started -> tasks.handOff(started.task(), started.turn(), globalIndex, started.message(),
+                                        started.interactive());
                                 case TaskContinued continued -> tasks.handOff(continued.task(), continued.turn(), globalIndex,
-                                        continued.message());
+                                        continued.message(), false);
                                 default -> throw new IllegalArgumentException("Not a task's turn start: " + start);
                             }
                         }),
