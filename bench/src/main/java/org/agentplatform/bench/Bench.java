@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -75,6 +76,8 @@ public final class Bench {
     private String instance;
     /** The service's unfinished tasks, on the bench's own connection to its database. */
     private Backlog backlog;
+    /** Tasks carried to completion per second in the burst phase (0 until it ran). */
+    private double sustainedPerSecond;
 
     private Bench(Path serviceJar, List<String> javaOptions, Path out, boolean smoke, boolean profile, boolean statements,
             List<Double> curve, List<String> only) {
@@ -117,7 +120,7 @@ public final class Bench {
                 case "--against-java-option" -> againstOptions.add(args[++index]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++index]);
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--statements] [--curve RATE,RATE...]"
-                        + " [--only raw,http,single,burst,invoke,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
+                        + " [--only raw,http,single,burst,invoke,neighbours,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
                         + " | --against OTHER_JAR [--against-java-option OPTION]... [--rounds N]");
             }
         }
@@ -190,6 +193,9 @@ public final class Bench {
             }
             if (runs("invoke")) {
                 invokes();
+            }
+            if (runs("neighbours")) {
+                neighbours();
             }
             if (runs("sse")) {
                 createToFirstFrame("at_rest", 0);
@@ -384,6 +390,7 @@ public final class Bench {
         double drainSeconds = (System.nanoTime() - drainStart) / 1e9;
         double totalSeconds = (System.nanoTime() - start) / 1e9;
         double sustained = (created - (left - unfinishedBefore)) / totalSeconds;
+        sustainedPerSecond = sustained;
         double jvmPerTask = (service.jvmCpuSeconds() - jvmBefore) * 1000 / Math.max(1, created);
         double postgresPerTask = (service.postgresCpuSeconds() - postgresBefore) * 1000 / Math.max(1, created);
         if (counts != null) {
@@ -442,6 +449,118 @@ public final class Bench {
         report.atMost("invoke round trip at rest: p50", summary.p50(), "ms", 15.0);
         report.atMost("invoke round trip at rest: p99", summary.p99(), "ms", 50.0);
         System.out.println("bench: invoke at rest: " + summary);
+    }
+
+    /**
+     * One owner's flood beside another owner's steady work: owner B sends one invoke and one task a second, at rest and while
+     * owner A creates tasks at twice the rate the node carries them to completion (the burst's sustained figure); B's
+     * invoke round trip and create -> {@code done} (on the task's stream) are compared between the two, and A's accepted
+     * and refused creates, backlog, and the order its turns started in are reported.
+     */
+    private void neighbours() throws Exception {
+        Duration window = smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(60);
+        Platform.Target neighbour = Platform.target(HOST, service, Platform.secondOwnerKey(HOST, service, serviceJar, "neighbour"));
+        Steady atRest = steady(neighbour, smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(20));
+        double floodRate = 2 * (sustainedPerSecond > 0 ? sustainedPerSecond : 250);
+        AtomicReference<Load.Result> flood = new AtomicReference<>();
+        String floodStarted = databaseNow();
+        Thread flooding = Thread.ofPlatform().start(() -> {
+            try {
+                flood.set(Load.openLoop(HOST, service.port(), key, sizes.clients(), floodRate, window, tasksPath(), 202,
+                        n -> Platform.echoTask("flood " + n)));
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Steady during = steady(neighbour, window);
+        flooding.join();
+        long backlogAtStop = unfinishedTasks();
+        awaitDrained();
+        long inversions = startInversions(floodStarted);
+
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("window_seconds", window.toSeconds());
+        json.put("flood_rate_per_second", floodRate);
+        json.put("b_at_rest", atRest.json());
+        json.put("b_during_flood", during.json());
+        json.put("a_accepted", flood.get().ok());
+        json.put("a_refused", flood.get().failed());
+        json.put("a_first_refusal", flood.get().firstFailure());
+        json.put("a_backlog_at_stop", backlogAtStop);
+        json.put("a_turns_started_out_of_creation_order", inversions);
+        double invokeRatio = during.invokes().summary().p99() / Math.max(0.001, atRest.invokes().summary().p99());
+        double doneRatio = during.done().summary().p99() / Math.max(0.001, atRest.done().summary().p99());
+        json.put("b_invoke_p99_ratio", invokeRatio);
+        json.put("b_done_p99_ratio", doneRatio);
+        report.put("neighbours", json);
+        report.atMost("neighbour's invoke p99 during a flood / at rest", invokeRatio, "x", 2.0);
+        report.atMost("neighbour's create -> done p99 during a flood / at rest", doneRatio, "x", 2.0);
+        report.atMost("flooding owner's turns started out of creation order", inversions, "", 0.0);
+        System.out.printf("bench: neighbours: B's invoke at rest %s, during A's flood (%.0f/s) %s; B's create -> done at rest %s,"
+                        + " during %s; A accepted %d, refused %d, backlog %d, %d turns started out of order%n", atRest.invokes().summary(),
+                floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(), flood.get().ok(),
+                flood.get().failed(), backlogAtStop, inversions);
+    }
+
+    /** Owner B's steady work over a window: its invoke round trips, and its tasks from create to the stream's {@code done}. */
+    private record Steady(Latencies invokes, Latencies done) {
+
+        Map<String, Object> json() {
+            return Map.of("invoke", invokes.summary().json(), "create_to_done", done.summary().json());
+        }
+    }
+
+    /** One invoke and one task a second, each waited for, for {@code window}. */
+    private Steady steady(Platform.Target owner, Duration window) throws Exception {
+        Latencies invokes = new Latencies();
+        Latencies done = new Latencies();
+        String tasks = "/api/v1/agents/" + owner.agent() + "/tasks";
+        long end = System.nanoTime() + window.toNanos();
+        try (HttpConnection http = new HttpConnection(HOST, service.port(), owner.key())) {
+            for (long next = System.nanoTime(); next < end; next += 1_000_000_000L) {
+                Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
+                long sent = System.nanoTime();
+                String task = Platform.ok(http.post(tasks, Platform.echoTask("steady")), 202).at("/data/task_id").asString();
+                try (EventStream stream = new HttpConnection(HOST, service.port(), owner.key()).stream(tasks + "/" + task + "/events", null)) {
+                    for (EventStream.Frame frame = stream.next(); frame != null; frame = stream.next()) {
+                        if ("done".equals(frame.event())) {
+                            done.record(sent, System.nanoTime());
+                            break;
+                        }
+                    }
+                }
+                sent = System.nanoTime();
+                Platform.ok(http.post("/api/v1/agents/" + owner.agent() + "/invoke", Platform.json(Map.of("message", "steady"))), 200);
+                invokes.record(sent, System.nanoTime());
+            }
+        }
+        return new Steady(invokes, done);
+    }
+
+    /** The database's now, as text: where a phase's tasks begin. */
+    private String databaseNow() throws Exception {
+        try (var statement = backlog.connection().createStatement(); var now = statement.executeQuery("SELECT now()::text")) {
+            now.next();
+            return now.getString(1);
+        }
+    }
+
+    /**
+     * How many of the bench agent's turns started since {@code since} were claimed for a worker before the turn started
+     * just before them (turns claimed together count as in order): zero when the owner's line is first in, first out.
+     * Completions are not compared: two workers finish neighbours in either order.
+     */
+    private long startInversions(String since) throws Exception {
+        try (var statement = backlog.connection().prepareStatement("SELECT count(*) FROM (SELECT claimed_at < lag(claimed_at)"
+                + " OVER (ORDER BY log_window) AS inverted FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid"
+                + " AND kind = 'task' AND state <> 'ready') ordered WHERE inverted")) {
+            statement.setString(1, since);
+            statement.setString(2, agent);
+            try (var count = statement.executeQuery()) {
+                count.next();
+                return count.getLong(1);
+            }
+        }
     }
 
     /** From the create request to the stream's first {@code task_status} frame, and to {@code done}; optionally under a background load. */

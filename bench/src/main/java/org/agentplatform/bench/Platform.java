@@ -1,8 +1,11 @@
 package org.agentplatform.bench;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -21,6 +24,41 @@ final class Platform {
     String benchKey() {
         return ok(http.post("/api/v1/api-keys", json(Map.of("name", "bench", "rate_limit_per_minute", 100_000))), 201)
                 .at("/data/key").asString();
+    }
+
+    /**
+     * Another owner's key: a user of a new owner made with the service's own CLI beside it ({@code users create
+     * --new-owner}), logged in, and a key it creates with the bench's quota.
+     */
+    static String secondOwnerKey(String host, Service service, Path jar, String name) throws Exception {
+        String email = name + "@bench.test";
+        String password = "bench-" + UUID.randomUUID();
+        Process create = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", jar.toString(),
+                "users", "create", "--email", email, "--new-owner", name, "--agent-platform.data-dir=" + service.dataDir())
+                .redirectErrorStream(true).start();
+        try (var stdin = create.getOutputStream()) {
+            stdin.write((password + "\n").getBytes(StandardCharsets.UTF_8));
+        }
+        String output = new String(create.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (create.waitFor() != 0) {
+            throw new IllegalStateException("users create failed: " + output);
+        }
+        try (HttpConnection anonymous = new HttpConnection(host, service.port(), null)) {
+            String token = ok(anonymous.post("/api/v1/auth/login", json(Map.of("email", email, "password", password))), 200)
+                    .at("/data/access_token").asString();
+            try (HttpConnection user = new HttpConnection(host, service.port(), token)) {
+                return new Platform(user).benchKey();
+            }
+        }
+    }
+
+    /** A running instance and an echo agent on it, for the owner of {@code key}. */
+    static Target target(String host, Service service, String key) throws Exception {
+        try (HttpConnection http = new HttpConnection(host, service.port(), key)) {
+            Platform platform = new Platform(http);
+            String instance = platform.runningInstance();
+            return new Target(key, instance, platform.echoAgent(instance));
+        }
     }
 
     String runningInstance() throws InterruptedException {
