@@ -120,7 +120,7 @@ public final class Bench {
                 case "--against-java-option" -> againstOptions.add(args[++index]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++index]);
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--statements] [--curve RATE,RATE...]"
-                        + " [--only raw,http,single,burst,invoke,neighbours,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
+                        + " [--only raw,http,single,burst,invoke,sustained,neighbours,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
                         + " | --against OTHER_JAR [--against-java-option OPTION]... [--rounds N]");
             }
         }
@@ -193,6 +193,9 @@ public final class Bench {
             }
             if (runs("invoke")) {
                 invokes();
+            }
+            if (runs("sustained")) {
+                sustained();
             }
             if (runs("neighbours")) {
                 neighbours();
@@ -449,6 +452,73 @@ public final class Bench {
         report.atMost("invoke round trip at rest: p50", summary.p50(), "ms", 15.0);
         report.atMost("invoke round trip at rest: p99", summary.p99(), "ms", 50.0);
         System.out.println("bench: invoke at rest: " + summary);
+    }
+
+    /**
+     * The highest open-loop create rate the node carries to completion: rates probed by bisection between half and one and a
+     * half times the burst's sustained figure (or 50 to 600 a second without it), each for a window, kept when the backlog
+     * grew by no more than two seconds of arrivals; then, at 80 % of the rate found, each task's create -> done as the store
+     * has them (its created and completed instants).
+     */
+    private void sustained() throws Exception {
+        Duration window = smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(60);
+        double low = sustainedPerSecond > 0 ? sustainedPerSecond / 2 : 50;
+        double high = sustainedPerSecond > 0 ? sustainedPerSecond * 1.5 : 600;
+        double found = 0;
+        List<Map<String, Object>> probes = new ArrayList<>();
+        for (int probe = 0; probe < (smoke ? 2 : 5); probe++) {
+            // below a rate found flat, halve down; above it, bisect up to the lowest found growing
+            double rate = found == 0 ? low : (low + high) / 2;
+            long before = unfinishedTasks();
+            Load.Result load = Load.openLoop(HOST, service.port(), key, sizes.clients(), rate, window, tasksPath(), 202,
+                    n -> Platform.echoTask("sustained " + n));
+            long grew = unfinishedTasks() - before;
+            boolean flat = grew <= 2 * rate && load.failed() == 0;
+            probes.add(Map.of("rate_per_second", rate, "achieved_per_second", load.perSecond(), "backlog_growth", grew, "flat", flat));
+            System.out.printf("bench: sustained probe at %.0f/s: %.0f/s accepted, backlog %+d: %s%n", rate, load.perSecond(), grew,
+                    flat ? "flat" : "growing");
+            if (flat) {
+                found = Math.max(found, rate);
+                low = rate;
+            } else {
+                high = rate;
+                if (found == 0) {
+                    low = rate / 2;
+                }
+            }
+            awaitDrained();
+        }
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("window_seconds", window.toSeconds());
+        json.put("probes", probes);
+        json.put("rate_per_second", found);
+        if (found > 0) {
+            String started = databaseNow();
+            Load.openLoop(HOST, service.port(), key, sizes.clients(), 0.8 * found, window, tasksPath(), 202,
+                    n -> Platform.echoTask("at 80 % " + n));
+            awaitDrained();
+            Map<String, Double> done = createToDone(started);
+            json.put("create_to_done_at_80_percent", done);
+            report.atMost("create -> done at 80 % of the sustained rate: p99", done.get("p99_ms"), "ms", 250.0);
+            System.out.printf("bench: sustained %.0f creates/s; create -> done at 80 %%: p50 %.1f ms, p99 %.1f ms%n", found,
+                    done.get("p50_ms"), done.get("p99_ms"));
+        }
+        report.put("sustained", json);
+        report.atLeast("sustained creates/s (backlog flat for the window)", found, "/s", null, true);
+    }
+
+    /** The bench agent's tasks created since {@code since}: from their created to their completed instant, p50 and p99. */
+    private Map<String, Double> createToDone(String since) throws Exception {
+        try (var statement = backlog.connection().prepareStatement("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),"
+                + " percentile_cont(0.99) WITHIN GROUP (ORDER BY ms), count(*) FROM (SELECT extract(epoch FROM updated_at - created_at)"
+                + " * 1000 AS ms FROM task_view WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND status = 'completed') d")) {
+            statement.setString(1, since);
+            statement.setString(2, agent);
+            try (var row = statement.executeQuery()) {
+                row.next();
+                return Map.of("p50_ms", row.getDouble(1), "p99_ms", row.getDouble(2), "tasks", (double) row.getLong(3));
+            }
+        }
     }
 
     /**

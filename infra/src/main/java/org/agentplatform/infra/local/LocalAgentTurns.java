@@ -95,13 +95,14 @@ final class LocalAgentTurns {
             + " pass = CASE WHEN f.ready = 0 THEN GREATEST(f.pass, EXCLUDED.pass) ELSE f.pass END)"
             + " SELECT EXISTS (SELECT 1 FROM recorded)";
     /**
-     * Claims the next turns in the fair order: of the share with turns waiting and the lowest pass (interactive ones first),
+     * Claims the next turns in the fair order: of the share with turns waiting and the lowest pass (interactive ones first;
+     * locked for the claim, so a turn handed in for it meanwhile, or another node's claimer, waits the statement out),
      * its oldest waiting turns, as many as keep its pass within one stride past the next share's (at most the first
      * parameter; all of them, up to the second, when no other share waits); moves its pass on by what was claimed, says
      * whether it has more waiting, and moves the pass being served. Answers each turn with its instance and agent.
      */
     private static final String CLAIM = "WITH pick AS (SELECT owner_id, priority, pass, stride FROM local_fair_share WHERE ready > 0"
-            + " ORDER BY priority, pass LIMIT 1 FOR UPDATE SKIP LOCKED),"
+            + " ORDER BY priority, pass LIMIT 1 FOR UPDATE),"
             + " rival AS (SELECT min(f.pass) AS pass FROM local_fair_share f JOIN pick ON f.priority = pick.priority"
             + " AND f.owner_id <> pick.owner_id WHERE f.ready > 0),"
             + " take AS (SELECT l.channel_id, l.turn FROM local_turn l JOIN pick ON l.owner_id = pick.owner_id AND l.priority = pick.priority"
