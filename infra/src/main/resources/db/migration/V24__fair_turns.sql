@@ -5,7 +5,8 @@
 ALTER TABLE local_turn ADD COLUMN priority SMALLINT NOT NULL DEFAULT 1;
 CREATE INDEX local_turn_ready ON local_turn (owner_id, priority, log_window) WHERE state = 'ready';
 
--- One row per owner and priority: its pass, whether it has turns waiting (ready > 0), and its stride.
+-- One row per owner and priority: its pass, whether it has turns waiting (ready: 1 or 0), and its stride. Only the
+-- waiting shares are indexed, by priority alone, so that moving a share's pass (every claim) is a HOT update.
 CREATE TABLE local_fair_share (
     owner_id UUID             NOT NULL,
     priority SMALLINT         NOT NULL,
@@ -14,7 +15,7 @@ CREATE TABLE local_fair_share (
     stride   DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (owner_id, priority)
 );
-CREATE INDEX local_fair_share_next ON local_fair_share (priority, pass) WHERE ready > 0;
+CREATE INDEX local_fair_share_waiting ON local_fair_share (priority) WHERE ready > 0;
 
 -- The pass being served, per priority: where an owner that had nothing waiting rejoins.
 CREATE TABLE local_fair_clock (

@@ -82,18 +82,28 @@ final class LocalAgentTurns {
     private static final int CLAIM_BATCH = 64;
     static final int INTERACTIVE = 0;
     static final int BATCH = 1;
+    /** The turn's instance and agent as the runtime has them (a row of nulls when it has neither); instance, then agent. */
+    private static final String PLACEMENT = " i.state, i.runtime_epoch, a.model, a.instructions FROM (VALUES (1)) AS one (x)"
+            + " LEFT JOIN local_instance i ON i.instance_id = ?"
+            + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
     /**
-     * A turn recorded as waiting, and its owner's share told it has one more (an owner that had none waiting rejoins at the
-     * pass being served, or its own when that is further: it does not catch up on the time it had nothing to run).
+     * A turn recorded: claimed by this node at once when no turn waits anywhere and this node has room for it (the ninth
+     * parameter; nothing to be fair to), else waiting, its owner's share told it has turns waiting when it did not know (an
+     * owner that had none waiting rejoins at the pass being served, or its own when that is further: it does not catch up
+     * on the time it had nothing to run; a share that knows already is not written, so a flood writes its share once).
+     * Answers how it was recorded (null: known already) and the turn's instance and agent.
      */
-    private static final String WAIT = "WITH recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id, agent_id, owner_id,"
-            + " context_id, runtime_epoch, log_window, input, priority, state, claimed_at, created_at, updated_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, 'ready', ?, ?, ?) ON CONFLICT DO NOTHING RETURNING owner_id, priority),"
+    private static final String RECORD = "WITH direct AS (SELECT ?::boolean AND NOT EXISTS (SELECT 1 FROM local_turn WHERE state = 'ready')"
+            + " AS now),"
+            + " recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id, runtime_epoch,"
+            + " log_window, input, priority, state, claimed_by, claimed_at, created_at, updated_at)"
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, CASE WHEN direct.now THEN 'running' ELSE 'ready' END,"
+            + " CASE WHEN direct.now THEN ? END, ?, ?, ? FROM direct ON CONFLICT DO NOTHING RETURNING owner_id, priority, state),"
             + " share AS (INSERT INTO local_fair_share AS f (owner_id, priority, pass, ready, stride)"
             + " SELECT r.owner_id, r.priority, c.pass, 1, ? FROM recorded r JOIN local_fair_clock c ON c.priority = r.priority"
-            + " ON CONFLICT (owner_id, priority) DO UPDATE SET ready = f.ready + 1, stride = EXCLUDED.stride,"
-            + " pass = CASE WHEN f.ready = 0 THEN GREATEST(f.pass, EXCLUDED.pass) ELSE f.pass END)"
-            + " SELECT EXISTS (SELECT 1 FROM recorded)";
+            + " WHERE r.state = 'ready' ON CONFLICT (owner_id, priority) DO UPDATE SET ready = 1, stride = EXCLUDED.stride,"
+            + " pass = GREATEST(f.pass, EXCLUDED.pass) WHERE f.ready = 0)"
+            + " SELECT (SELECT state FROM recorded) AS recorded," + PLACEMENT;
     /**
      * Claims the next turns in the fair order: of the share with turns waiting and the lowest pass (interactive ones first;
      * locked for the claim, so a turn handed in for it meanwhile, or another node's claimer, waits the statement out),
@@ -115,15 +125,11 @@ final class LocalAgentTurns {
             + " ready = CASE WHEN EXISTS (SELECT 1 FROM local_turn l WHERE l.owner_id = pick.owner_id AND l.priority = pick.priority"
             + " AND l.state = 'ready' AND NOT EXISTS (SELECT 1 FROM take WHERE take.channel_id = l.channel_id AND take.turn = l.turn))"
             + " THEN 1 ELSE 0 END FROM pick WHERE f.owner_id = pick.owner_id AND f.priority = pick.priority),"
-            + " clock AS (UPDATE local_fair_clock c SET pass = GREATEST(c.pass, pick.pass) FROM pick WHERE c.priority = pick.priority)"
+            + " clock AS (UPDATE local_fair_clock c SET pass = pick.pass FROM pick WHERE c.priority = pick.priority AND c.pass < pick.pass)"
             + " SELECT c.kind, c.channel_id, c.turn, c.instance_id, c.agent_id, c.owner_id, c.context_id, c.runtime_epoch, c.log_window,"
             + " c.input::text AS input, c.priority, i.state, i.runtime_epoch AS instance_epoch, a.model, a.instructions FROM claimed c"
             + " LEFT JOIN local_instance i ON i.instance_id = c.instance_id"
             + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = c.agent_id ORDER BY c.priority, c.log_window";
-    /** The turn's instance and agent as the runtime has them (a row of nulls when it has neither); instance, then agent. */
-    private static final String PLACEMENT = " i.state, i.runtime_epoch, a.model, a.instructions FROM (VALUES (1)) AS one (x)"
-            + " LEFT JOIN local_instance i ON i.instance_id = ?"
-            + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
     /**
      * A running turn {@code l} nobody works on: claimed before the takeover delay (the first two parameters, the same instant)
      * by a node not heard from since, or by this node (the third) which no longer holds it (the channels and turns it holds
@@ -206,18 +212,25 @@ final class LocalAgentTurns {
     }
 
     /**
-     * Records the turn as waiting, unless it is known already, and wakes this node's claimer. A known one (handed again by
+     * Records the turn, unless it is known already: run here at once when nothing waits and a worker is about to be free, else
+     * waiting, with this node's claimer woken. A known one (handed again by
      * the sweeper while its first hand-off was on its way, or again after a processor's retry) is left to {@link #recover}:
      * taken over if its node went silent, reported again if its outcome was not taken.
      */
     void start(AgentTurn turn) {
         claimFromNowOn();
+        if (!nodeRecorded) {
+            renewNode();
+        }
         OffsetDateTime now = now();
-        Boolean recorded = jdbc.queryForObject(WAIT, Boolean.class, turn.kind().wireName(), turn.channel(), turn.turn(),
-                turn.instanceId().value(), turn.agentId().value(), turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(),
-                turn.logWindow(), JSON.writeValueAsString(turn.message()), turn.interactive() ? INTERACTIVE : BATCH, now, now, now,
-                1.0 / Math.max(1, weights.apply(turn.ownerId())));
-        if (Boolean.TRUE.equals(recorded)) {
+        Map<String, Object> recorded = jdbc.queryForMap(RECORD, queued.get() < maxQueued, turn.kind().wireName(), turn.channel(),
+                turn.turn(), turn.instanceId().value(), turn.agentId().value(), turn.ownerId().value(), turn.contextId(),
+                turn.runtimeEpoch(), turn.logWindow(), JSON.writeValueAsString(turn.message()), turn.interactive() ? INTERACTIVE : BATCH,
+                node, now, now, now, 1.0 / Math.max(1, weights.apply(turn.ownerId())), turn.instanceId().value(), turn.agentId().value());
+        Object state = recorded.get("recorded");
+        if ("running".equals(state)) {
+            run(turn, recorded);
+        } else if ("ready".equals(state)) {
             wake.release();
         } else {
             log.atDebug().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())

@@ -60,7 +60,7 @@ class FairTurnsHttpTest extends ApiTest {
             for (String waiting : List.of(flood.getLast(), neighbours, conversation)) {
                 await(() -> runtimeState(waiting), "ready"::equals, "turn of " + waiting + " waiting unclaimed");
             }
-            assertThat(runtimeState(flood.getFirst())).as("claimed ahead of the busy worker: the room for one").isEqualTo("running");
+            assertThat(runtimeState(flood.getFirst())).as("run at once while nothing waited: the room for one").isEqualTo("running");
             assertThat(jdbc().queryForObject("SELECT count(*) FROM local_turn WHERE owner_id = (SELECT owner_id FROM local_turn"
                     + " WHERE channel_id = ?::uuid) AND state = 'ready'", Integer.class, blocking)).isEqualTo(BACKLOG - 1 + 1);
             holder.rollback();
@@ -74,7 +74,9 @@ class FairTurnsHttpTest extends ApiTest {
         List<String> started = jdbc().queryForList("SELECT channel_id::text FROM local_turn WHERE channel_id = ANY(?::uuid[])"
                 + " ORDER BY claimed_at, log_window", String.class, (Object) concat(flood, List.of(neighbours, conversation)).toArray(String[]::new));
         assertThat(started.indexOf(conversation)).as("the interactive turn first once the worker is free").isEqualTo(1);
-        assertThat(started.indexOf(neighbours)).as("the other owner's task next, before the flood's third").isEqualTo(2);
+        // the flood's first ran at once (nothing waited then: it cost its owner no place); its second and the other owner's
+        // task were the two shares waiting at one pass, so either went first
+        assertThat(started.indexOf(neighbours)).as("the other owner's task among the next two, before the flood's third").isBetween(2, 3);
         assertThat(started.stream().filter(flood::contains).toList()).as("the flood's tasks in creation order").containsExactlyElementsOf(flood);
     }
 
