@@ -24,17 +24,21 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.messaging.annotation.MetaDataValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Moves tasks to their agent's runtime: a task starts with its creation at the runtime epoch its creator saw
  * the instance serve at (the runtime refuses a turn of an epoch that has passed, failing the task
  * {@code agent_offline}), or, created without one, once its instance serves; each started or continued turn
- * goes to the runtime; a canceled or timed-out task's turn is stopped. Work happens off the processor's
- * thread; what a crash loses there is swept ({@link #dispatchQueuedOn}) and turns are recovered by the runtime.
+ * goes to the runtime; a canceled or timed-out task's turn is stopped. A started turn is handed on on the processor's
+ * thread (a short write), the rest off it; what a crash loses there is swept ({@link #dispatchQueuedOn}) and turns are
+ * recovered by the runtime.
  */
 @ProcessingGroup(TaskDispatcher.GROUP)
 public class TaskDispatcher {
 
+    private static final Logger log = LoggerFactory.getLogger(TaskDispatcher.class);
     public static final String GROUP = "task-dispatch";
     static final String AGENT_OFFLINE = "agent_offline";
 
@@ -63,10 +67,21 @@ public class TaskDispatcher {
         executor.execute(() -> dispatchQueuedOn(event.instanceId()));
     }
 
+    /**
+     * The started turn goes to the runtime on the processor's thread (taking it in is one short write): the dispatcher moves
+     * on no faster than the runtime takes its turns in, so a backlog waits in the event store or the runtime, not in a queue
+     * in memory, and the recovery never sees a turn whose token has passed before the runtime has it. A hand-off that fails
+     * is the recovery's ({@code StartedTurns}): the stream goes on.
+     */
     @EventHandler
     void on(TaskStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
         AgentTurn turn = AgentTurn.of(event.task(), event.turn(), event.runtimeEpoch(), globalIndex, event.message(), event.interactive());
-        executor.execute(() -> runtime.startTurn(turn));
+        try {
+            runtime.startTurn(turn);
+        } catch (RuntimeException failure) {
+            log.atWarn().addKeyValue("task_id", event.taskId().toString()).setCause(failure)
+                    .log("the turn could not be handed to the runtime; the recovery sweep hands it over again");
+        }
     }
 
     /** The caller's answer goes to the runtime at its current epoch; an instance that stopped meanwhile fails the task. */

@@ -87,8 +87,8 @@ final class LocalAgentTurns {
             + " LEFT JOIN local_instance i ON i.instance_id = ?"
             + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
     /**
-     * A turn recorded: claimed by this node at once when no turn waits anywhere and this node has room for it (the ninth
-     * parameter; nothing to be fair to), else waiting, its owner's share told it has turns waiting when it did not know (an
+     * A turn recorded: claimed by this node at once when no turn waits anywhere and this node has room for it (the first
+     * parameter; there is nothing to be fair to), else waiting, its owner's share told it has turns waiting when it did not know (an
      * owner that had none waiting rejoins at the pass being served, or its own when that is further: it does not catch up
      * on the time it had nothing to run; a share that knows already is not written, so a flood writes its share once).
      * Answers how it was recorded (null: known already) and the turn's instance and agent.
@@ -108,7 +108,7 @@ final class LocalAgentTurns {
      * Claims the next turns in the fair order: of the share with turns waiting and the lowest pass (interactive ones first;
      * locked for the claim, so a turn handed in for it meanwhile, or another node's claimer, waits the statement out),
      * its oldest waiting turns, as many as keep its pass within one stride past the next share's (at most the first
-     * parameter; all of them, up to the second, when no other share waits); moves its pass on by what was claimed, says
+     * parameter; up to the second when no other share waits); moves its pass on by what was claimed, says
      * whether it has more waiting, and moves the pass being served. Answers each turn with its instance and agent.
      */
     private static final String CLAIM = "WITH pick AS (SELECT owner_id, priority, pass, stride FROM local_fair_share WHERE ready > 0"
@@ -212,10 +212,10 @@ final class LocalAgentTurns {
     }
 
     /**
-     * Records the turn, unless it is known already: run here at once when nothing waits and a worker is about to be free, else
-     * waiting, with this node's claimer woken. A known one (handed again by
-     * the sweeper while its first hand-off was on its way, or again after a processor's retry) is left to {@link #recover}:
-     * taken over if its node went silent, reported again if its outcome was not taken.
+     * Records the turn, unless it is known already: run here at once when nothing waits and a worker is about to be free,
+     * else waiting, with this node's claimer woken. A known one (handed again by the sweeper while its first hand-off was on
+     * its way, or again after a processor's retry) is left to {@link #recover}: taken over if its node went silent, reported
+     * again if its outcome was not taken.
      */
     void start(AgentTurn turn) {
         claimFromNowOn();
@@ -375,7 +375,8 @@ final class LocalAgentTurns {
             run(turn, null);
         });
         // a share told it has nothing waiting while it has (a claim that found its turns locked by a stop) waits again
-        jdbc.update("UPDATE local_fair_share f SET ready = 1 WHERE f.ready = 0 AND EXISTS (SELECT 1 FROM local_turn l"
+        jdbc.update("UPDATE local_fair_share f SET ready = 1, pass = GREATEST(f.pass, c.pass) FROM local_fair_clock c"
+                + " WHERE c.priority = f.priority AND f.ready = 0 AND EXISTS (SELECT 1 FROM local_turn l"
                 + " WHERE l.owner_id = f.owner_id AND l.priority = f.priority AND l.state = 'ready')");
         // silent nodes whose turns are all taken over are forgotten
         jdbc.update("DELETE FROM local_runtime_node n WHERE n.heartbeat_at < ?"
