@@ -3,6 +3,8 @@ package org.agentplatform.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -509,14 +511,26 @@ public final class Bench {
 
     /** The bench agent's tasks created since {@code since}: from their created to their completed instant, p50 and p99. */
     private Map<String, Double> createToDone(String since) throws Exception {
-        try (var statement = backlog.connection().prepareStatement("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),"
+        return agentRowSince("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),"
                 + " percentile_cont(0.99) WITHIN GROUP (ORDER BY ms), count(*) FROM (SELECT extract(epoch FROM updated_at - created_at)"
-                + " * 1000 AS ms FROM task_view WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND status = 'completed') d")) {
+                + " * 1000 AS ms FROM task_view WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND status = 'completed') d",
+                since, row -> Map.of("p50_ms", row.getDouble(1), "p99_ms", row.getDouble(2), "tasks", (double) row.getLong(3)));
+    }
+
+    /** What a row reader makes of the one row of a query. */
+    private interface RowReader<T> {
+
+        T read(ResultSet row) throws SQLException;
+    }
+
+    /** The one row of {@code sql} (parameters: an instant, then the bench agent's id) about the bench agent since {@code since}. */
+    private <T> T agentRowSince(String sql, String since, RowReader<T> reader) throws Exception {
+        try (var statement = backlog.connection().prepareStatement(sql)) {
             statement.setString(1, since);
             statement.setString(2, agent);
             try (var row = statement.executeQuery()) {
                 row.next();
-                return Map.of("p50_ms", row.getDouble(1), "p99_ms", row.getDouble(2), "tasks", (double) row.getLong(3));
+                return reader.read(row);
             }
         }
     }
@@ -621,16 +635,9 @@ public final class Bench {
      * Completions are not compared: two workers finish neighbours in either order.
      */
     private long startInversions(String since) throws Exception {
-        try (var statement = backlog.connection().prepareStatement("SELECT count(*) FROM (SELECT claimed_at < lag(claimed_at)"
-                + " OVER (ORDER BY log_window) AS inverted FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid"
-                + " AND kind = 'task' AND state <> 'ready') ordered WHERE inverted")) {
-            statement.setString(1, since);
-            statement.setString(2, agent);
-            try (var count = statement.executeQuery()) {
-                count.next();
-                return count.getLong(1);
-            }
-        }
+        return agentRowSince("SELECT count(*) FROM (SELECT claimed_at < lag(claimed_at) OVER (ORDER BY log_window) AS inverted"
+                + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND state <> 'ready')"
+                + " ordered WHERE inverted", since, count -> count.getLong(1));
     }
 
     /** From the create request to the stream's first {@code task_status} frame, and to {@code done}; optionally under a background load. */
