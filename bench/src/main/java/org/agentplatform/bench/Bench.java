@@ -561,6 +561,7 @@ public final class Bench {
         long backlogAtStop = unfinishedTasks();
         awaitDrained();
         long inversions = startInversions(floodStarted);
+        long[] early = runningBeforeBegun(floodStarted);
 
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("window_seconds", window.toSeconds());
@@ -572,6 +573,8 @@ public final class Bench {
         json.put("a_first_refusal", flood.get().firstFailure());
         json.put("a_backlog_at_stop", backlogAtStop);
         json.put("a_turns_started_out_of_creation_order", inversions);
+        json.put("a_running_statuses", early[0]);
+        json.put("a_running_before_claimed", early[1]);
         double invokeRatio = during.invokes().summary().p99() / Math.max(0.001, atRest.invokes().summary().p99());
         double doneRatio = during.done().summary().p99() / Math.max(0.001, atRest.done().summary().p99());
         json.put("b_invoke_p99_ratio", invokeRatio);
@@ -580,10 +583,12 @@ public final class Bench {
         report.atMost("neighbour's invoke p99 during a flood / at rest", invokeRatio, "x", 2.0);
         report.atMost("neighbour's create -> done p99 during a flood / at rest", doneRatio, "x", 2.0);
         report.atMost("flooding owner's turns started out of creation order", inversions, "", 0.0);
+        report.atMost("flooding owner's tasks said running before a node claimed their turn", early[1], "", 0.0);
         System.out.printf("bench: neighbours: B's invoke at rest %s, during A's flood (%.0f/s) %s; B's create -> done at rest %s,"
-                        + " during %s; A accepted %d, refused %d, backlog %d, %d turns started out of order%n", atRest.invokes().summary(),
+                        + " during %s; A accepted %d, refused %d, backlog %d, %d turns started out of order, %d of %d running statuses"
+                        + " before their turn was claimed%n", atRest.invokes().summary(),
                 floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(), flood.get().ok(),
-                flood.get().failed(), backlogAtStop, inversions);
+                flood.get().failed(), backlogAtStop, inversions, early[1], early[0]);
     }
 
     /** Owner B's steady work over a window: its invoke round trips, and its tasks from create to the stream's {@code done}. */
@@ -638,6 +643,17 @@ public final class Bench {
         return agentRowSince("SELECT count(*) FROM (SELECT claimed_at < lag(claimed_at) OVER (ORDER BY log_window) AS inverted"
                 + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND state <> 'ready')"
                 + " ordered WHERE inverted", since, count -> count.getLong(1));
+    }
+
+    /**
+     * Of the bench agent's task turns started since {@code since}: how many statuses said {@code running}, and how many of
+     * them are dated before a node claimed the turn for a worker (a task said running while its turn still waited).
+     */
+    private long[] runningBeforeBegun(String since) throws Exception {
+        return agentRowSince("SELECT count(*), count(*) FILTER (WHERE m.occurred_at < l.claimed_at) FROM local_turn l"
+                + " JOIN channel_message m ON m.channel_id = l.channel_id AND m.turn = l.turn AND m.kind = 'task_status' AND m.status = 'running'"
+                + " WHERE l.created_at >= ?::timestamptz AND l.agent_id = ?::uuid AND l.kind = 'task'",
+                since, row -> new long[] {row.getLong(1), row.getLong(2)});
     }
 
     /** From the create request to the stream's first {@code task_status} frame, and to {@code done}; optionally under a background load. */

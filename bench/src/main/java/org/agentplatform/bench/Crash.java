@@ -340,7 +340,10 @@ public final class Crash {
             for (JsonNode event : call("GET", "/api/v1/audit/events?resource_type=task&resource_id=" + task + "&limit=1000", null, 200)
                     .at("/data/events")) {
                 if (event.has("data") && event.get("data").has("task") && event.get("type").asString().startsWith("Task")) {
-                    statuses.add(status(event.get("type").asString()));
+                    String status = status(event.get("type").asString(), event.get("data"));
+                    if (status != null) {
+                        statuses.add(status);
+                    }
                 }
             }
             transitions.put(task, statuses);
@@ -404,11 +407,17 @@ public final class Crash {
         return true;
     }
 
-    /** The wire status an event of the task leads to. */
-    private static String status(String eventType) {
+    /**
+     * The wire status an event of the task leads to; null for one that is no transition (a turn handed over that waits for a
+     * worker: the task stays queued). Starts stored before turns were told begun ({@code waits} absent) meant running.
+     */
+    private static String status(String eventType, JsonNode data) {
+        boolean waits = data.path("waits").asBoolean(false);
         return switch (eventType) {
             case "TaskCreated" -> "queued";
-            case "TaskStarted", "TaskContinued" -> "running";
+            case "TaskStarted" -> waits ? null : "running";
+            case "TaskContinued" -> waits ? "queued" : "running";
+            case "TaskTurnBegan" -> "running";
             case "TaskInputRequired" -> "input_required";
             case "TaskAuthRequired" -> "auth_required";
             case "TaskCompleted" -> "completed";

@@ -47,7 +47,7 @@ class CachedCommandTargetsTest {
     @Test
     void findsTheTargetAndVersionAsAxonsResolverDoes() {
         TaskId task = TaskId.random();
-        List<Object> commands = List.of(new StartTask(task, 2), new CompleteTask(task, 1, TaskMessage.agent("done")),
+        List<Object> commands = List.of(new StartTask(task, 2), new CompleteTask(task, 1, TaskMessage.agent("done"), null),
                 new Versioned("v", 7), new Versioned("unversioned", null), new VersionAsText("t", "12"), new ByMethod());
 
         for (Object command : commands) {

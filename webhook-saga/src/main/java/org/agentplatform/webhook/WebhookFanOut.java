@@ -77,7 +77,8 @@ public class WebhookFanOut {
 
     @EventHandler
     void on(TaskEvent event, @MessageIdentifier String eventId, @Timestamp Instant at) {
-        if (!watched(event.taskId().value())) {
+        // a turn handed over that waits for a worker leaves the task queued: no transition to call back about
+        if (!event.changesStatus() || !watched(event.taskId().value())) {
             return;
         }
         List<Subscription> webhooks = jdbc.query("SELECT webhook_id, last_delivery_id FROM webhook_subscription WHERE task_id = ? AND active"

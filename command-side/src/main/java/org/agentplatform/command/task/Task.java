@@ -5,6 +5,7 @@ import static org.axonframework.modelling.command.AggregateLifecycle.apply;
 import java.time.Instant;
 import org.agentplatform.kernel.error.CommandRefused;
 import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.task.TaskCommand.BeginTaskTurn;
 import org.agentplatform.kernel.task.TaskCommand.CancelTask;
 import org.agentplatform.kernel.task.TaskCommand.CompleteTask;
 import org.agentplatform.kernel.task.TaskCommand.ContinueTask;
@@ -24,11 +25,13 @@ import org.agentplatform.kernel.task.TaskEvent.TaskInputRequired;
 import org.agentplatform.kernel.task.TaskEvent.TaskRejected;
 import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
 import org.agentplatform.kernel.task.TaskEvent.TaskTimedOut;
+import org.agentplatform.kernel.task.TaskEvent.TaskTurnBegan;
 import org.agentplatform.kernel.task.TaskEvent;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.kernel.task.TaskRef;
 import org.agentplatform.kernel.task.TaskStatus;
+import org.agentplatform.kernel.task.TurnBegan;
 import org.axonframework.commandhandling.CommandHandler;
 import org.axonframework.common.DateTimeUtils;
 import org.axonframework.deadline.DeadlineManager;
@@ -67,12 +70,12 @@ class Task {
     }
 
     /**
-     * A task created at the runtime epoch its creator saw the instance serve at starts its first turn at once,
-     * in the same command: a second command (and its transaction) per task would only repeat what creation knew.
-     * One created without an epoch stays queued until its instance serves ({@link StartTask}).
-     */
-    /**
-     * Answers the instant its creation is stored at: the task's {@code created_at} in every read, which the create's
+     * A task created at the runtime epoch its creator saw the instance serve at hands its first turn over at once, in
+     * the same command: a second command (and its transaction) per task would only repeat what creation knew. It stays
+     * queued until a worker begins the turn ({@link BeginTaskTurn}, or the turn's outcome). One created without an epoch
+     * waits for its instance to serve ({@link StartTask}).
+     *
+     * <p>Answers the instant its creation is stored at: the task's {@code created_at} in every read, which the create's
      * answer shows too. A creating handler that is a method, not a constructor, sees its events applied at once.
      */
     @CommandHandler
@@ -83,7 +86,7 @@ class Task {
         // the store keeps Axon's text form of the instant (milliseconds): what every later read of it sees
         Instant storedAt = DateTimeUtils.parseInstant(DateTimeUtils.formatInstant(createdAt));
         if (command.runtimeEpoch() != null) {
-            apply(new TaskStarted(created, 1, command.runtimeEpoch(), command.message(), command.origin()));
+            apply(new TaskStarted(created, 1, command.runtimeEpoch(), command.message(), command.origin(), true));
         }
         if (command.deadline() != null) {
             deadlines.schedule(command.deadline(), DEADLINE);
@@ -91,36 +94,57 @@ class Task {
         return storedAt;
     }
 
+    /** Starts turn 1, once: a task whose turn was handed over is queued too while the turn waits for a worker. */
     @CommandHandler
     void handle(StartTask command) {
-        if (status != TaskStatus.QUEUED) {
+        if (status != TaskStatus.QUEUED || turn != 0) {
             throw refusal("start");
         }
-        apply(new TaskStarted(ref, 1, command.runtimeEpoch(), firstMessage, origin));
+        apply(new TaskStarted(ref, 1, command.runtimeEpoch(), firstMessage, origin, true));
+    }
+
+    /**
+     * A worker began the current turn: the task is running. Told again, or late (the turn's outcome, carrying when it began,
+     * came first; the task was canceled meanwhile), it changes nothing and is not refused: there is nothing to correct.
+     */
+    @CommandHandler
+    void handle(BeginTaskTurn command) {
+        began(command.turn(), command.began());
     }
 
     @CommandHandler
     void handle(CompleteTask command) {
+        began(command.turn(), command.began());
         requireTurn(command.turn(), TaskStatus.COMPLETED, "complete");
         apply(new TaskCompleted(ref, turn, command.reply()));
     }
 
     @CommandHandler
     void handle(RequestTaskInput command) {
+        began(command.turn(), command.began());
         requireTurn(command.turn(), TaskStatus.INPUT_REQUIRED, "ask for input on");
         apply(new TaskInputRequired(ref, turn, command.prompt()));
     }
 
     @CommandHandler
     void handle(RequestTaskAuth command) {
+        began(command.turn(), command.began());
         requireTurn(command.turn(), TaskStatus.AUTH_REQUIRED, "ask for authorization on");
         apply(new TaskAuthRequired(ref, turn, command.prompt()));
     }
 
     @CommandHandler
     void handle(FailTask command) {
+        began(command.turn(), command.began());
         requireTurn(command.turn(), TaskStatus.FAILED, "fail");
         apply(new TaskFailed(ref, turn, command.failure(), command.reply()));
+    }
+
+    /** The current turn began, when it is that turn, it did ({@code began} not null), and the task waited for it. */
+    private void began(int answered, TurnBegan began) {
+        if (began != null && answered == turn && turn > 0 && status == TaskStatus.QUEUED) {
+            apply(new TaskTurnBegan(ref, turn, began.window(), began.at()));
+        }
     }
 
     @CommandHandler
@@ -137,7 +161,7 @@ class Task {
             throw CommandRefused.conflict("Task " + ref.taskId() + " is " + status.wireName()
                     + "; only a task in input_required or auth_required can be continued");
         }
-        apply(new TaskContinued(ref, turn + 1, command.message()));
+        apply(new TaskContinued(ref, turn + 1, command.message(), true));
         return AggregateLifecycle.getVersion();
     }
 

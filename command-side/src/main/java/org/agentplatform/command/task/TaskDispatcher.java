@@ -125,6 +125,6 @@ public class TaskDispatcher {
     }
 
     private void offline(TaskId task, int turn, String message) {
-        ProcessCommands.send(commands, new FailTask(task, turn, new TaskFailure(AGENT_OFFLINE, message), null));
+        ProcessCommands.send(commands, new FailTask(task, turn, new TaskFailure(AGENT_OFFLINE, message), null, null));
     }
 }

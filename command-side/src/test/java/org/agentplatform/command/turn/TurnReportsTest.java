@@ -45,7 +45,7 @@ class TurnReportsTest {
             throw CommandRefused.conflict("Cannot complete task while it is completed");
         });
 
-        CompletableFuture<Void> report = reports.report(AgentTurn.Kind.TASK, UUID.randomUUID(), 1, new Replied("done"));
+        CompletableFuture<Void> report = reports.report(AgentTurn.Kind.TASK, UUID.randomUUID(), 1, new Replied("done"), null);
 
         assertThat(report.get()).as("the report counts as taken").isNull();
         assertThat(logged.list).as("what the command gateway logged").noneMatch(event -> event.getLevel().isGreaterOrEqual(Level.WARN));
@@ -57,7 +57,7 @@ class TurnReportsTest {
             throw new IllegalStateException("the database went away");
         });
 
-        CompletableFuture<Void> report = reports.report(AgentTurn.Kind.TASK, UUID.randomUUID(), 1, new Replied("done"));
+        CompletableFuture<Void> report = reports.report(AgentTurn.Kind.TASK, UUID.randomUUID(), 1, new Replied("done"), null);
 
         assertThat(report).failsWithin(Duration.ofSeconds(5)).withThrowableOfType(ExecutionException.class)
                 .withMessageContaining("did not take the turn's outcome");

@@ -45,12 +45,14 @@ import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.task.TaskMessage;
+import org.agentplatform.kernel.task.TurnBegan;
 import org.agentplatform.query.channel.ChannelChunks.Written;
 import org.agentplatform.query.channel.ChannelChunks.WrittenAlong;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
 import reactor.core.Disposable;
 import reactor.core.scheduler.Schedulers;
 import tools.jackson.databind.json.JsonMapper;
@@ -67,6 +69,8 @@ import tools.jackson.databind.json.JsonMapper;
  * each claimed turn moves its owner's pass on by 1/weight, and an owner with nothing waiting rejoins at the pass being
  * served, {@code local_fair_clock}), so one owner's flood takes its share and never the others'; within an owner, the turns
  * in the order they were started. A node claims only as many as its workers are about to take ({@code maxQueued}).
+ * Each share keeps a cursor below all its waiting turns ({@code claimed_through}): a claim reads from there, not over the
+ * turns claimed before it, so its cost does not grow with the backlog drained.
  */
 final class LocalAgentTurns {
 
@@ -87,49 +91,56 @@ final class LocalAgentTurns {
             + " LEFT JOIN local_instance i ON i.instance_id = ?"
             + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
     /**
-     * A turn recorded: claimed by this node at once when no turn waits anywhere and this node has room for it (the first
-     * parameter; there is nothing to be fair to), else waiting, its owner's share told it has turns waiting when it did not know (an
-     * owner that had none waiting rejoins at the pass being served, or its own when that is further: it does not catch up
-     * on the time it had nothing to run; a share that knows already is not written, so a flood writes its share once).
+     * A turn recorded: claimed by this node at once when no share has turns waiting and this node has room for it (the first
+     * parameter; there is nothing to be fair to), else waiting, its owner's share told so when it did not know (an owner that
+     * had none waiting rejoins at the pass being served, or its own when that is further: it does not catch up on the time
+     * it had nothing to run) or when the turn is below the share's cursor (recorded out of order: the cursor moves down to it).
+     * A share that knows already is not written, so a flood writes its share once. The share's row lock orders this
+     * against a claim of the share: a claim that locked it first commits before this writes it, and then sees this turn.
      * Answers how it was recorded (null: known already) and the turn's instance and agent.
      */
-    private static final String RECORD = "WITH direct AS (SELECT ?::boolean AND NOT EXISTS (SELECT 1 FROM local_turn WHERE state = 'ready')"
+    private static final String RECORD = "WITH direct AS (SELECT ?::boolean AND NOT EXISTS (SELECT 1 FROM local_fair_share WHERE ready > 0)"
             + " AS now),"
             + " recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id, runtime_epoch,"
             + " log_window, input, priority, state, claimed_by, claimed_at, created_at, updated_at)"
             + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, CASE WHEN direct.now THEN 'running' ELSE 'ready' END,"
-            + " CASE WHEN direct.now THEN ? END, ?, ?, ? FROM direct ON CONFLICT DO NOTHING RETURNING owner_id, priority, state),"
-            + " share AS (INSERT INTO local_fair_share AS f (owner_id, priority, pass, ready, stride)"
-            + " SELECT r.owner_id, r.priority, c.pass, 1, ? FROM recorded r JOIN local_fair_clock c ON c.priority = r.priority"
+            + " CASE WHEN direct.now THEN ? END, ?, ?, ? FROM direct ON CONFLICT DO NOTHING RETURNING owner_id, priority, state, log_window),"
+            + " share AS (INSERT INTO local_fair_share AS f (owner_id, priority, pass, ready, stride, claimed_through)"
+            + " SELECT r.owner_id, r.priority, c.pass, 1, ?, r.log_window - 1 FROM recorded r JOIN local_fair_clock c ON c.priority = r.priority"
             + " WHERE r.state = 'ready' ON CONFLICT (owner_id, priority) DO UPDATE SET ready = 1, stride = EXCLUDED.stride,"
-            + " pass = GREATEST(f.pass, EXCLUDED.pass) WHERE f.ready = 0)"
+            + " pass = CASE WHEN f.ready = 0 THEN GREATEST(f.pass, EXCLUDED.pass) ELSE f.pass END,"
+            + " claimed_through = CASE WHEN f.ready = 0 THEN EXCLUDED.claimed_through ELSE LEAST(f.claimed_through, EXCLUDED.claimed_through) END"
+            + " WHERE f.ready = 0 OR EXCLUDED.claimed_through < f.claimed_through)"
             + " SELECT (SELECT state FROM recorded) AS recorded," + PLACEMENT;
     /**
-     * Claims the next turns in the fair order: of the share with turns waiting and the lowest pass (interactive ones first;
-     * locked for the claim, so a turn handed in for it meanwhile, or another node's claimer, waits the statement out),
-     * its oldest waiting turns, as many as keep its pass within one stride past the next share's (at most the first
-     * parameter; up to the second when no other share waits); moves its pass on by what was claimed, says
-     * whether it has more waiting, and moves the pass being served. Answers each turn with its instance and agent.
+     * The share to claim from next, locked until the claim commits: of the shares with turns waiting, the one with the lowest
+     * pass (interactive ones first), with the lowest pass of the others waiting at its priority (its rival; null when none).
      */
-    private static final String CLAIM = "WITH pick AS (SELECT owner_id, priority, pass, stride FROM local_fair_share WHERE ready > 0"
-            + " ORDER BY priority, pass LIMIT 1 FOR UPDATE),"
-            + " rival AS (SELECT min(f.pass) AS pass FROM local_fair_share f JOIN pick ON f.priority = pick.priority"
-            + " AND f.owner_id <> pick.owner_id WHERE f.ready > 0),"
-            + " take AS (SELECT l.channel_id, l.turn FROM local_turn l JOIN pick ON l.owner_id = pick.owner_id AND l.priority = pick.priority"
-            + " WHERE l.state = 'ready' ORDER BY l.log_window LIMIT (SELECT LEAST(?, CASE WHEN rival.pass IS NULL THEN ?"
-            + " ELSE 1 + floor((rival.pass - pick.pass) / pick.stride)::int END) FROM pick, rival) FOR UPDATE OF l SKIP LOCKED),"
+    private static final String PICK = "SELECT f.owner_id, f.priority, f.pass, f.stride, f.claimed_through, (SELECT min(r.pass)"
+            + " FROM local_fair_share r WHERE r.priority = f.priority AND r.owner_id <> f.owner_id AND r.ready > 0) AS rival"
+            + " FROM local_fair_share f WHERE f.ready > 0 ORDER BY f.priority, f.pass LIMIT 1 FOR UPDATE OF f";
+    /**
+     * Claims the picked share's oldest waiting turns above its cursor (owner, priority, cursor, how many), moves its pass on
+     * by what was claimed, its cursor to the last one, says whether it has more waiting (owner, priority), and moves the
+     * pass being served (to the picked pass, for the priority). Run after {@link #PICK} in its transaction, so its snapshot
+     * has every turn recorded for the share before the lock. Answers each turn with its instance and agent.
+     */
+    private static final String CLAIM = "WITH take AS (SELECT l.channel_id, l.turn, l.log_window FROM local_turn l"
+            + " WHERE l.owner_id = ? AND l.priority = ? AND l.state = 'ready' AND l.log_window > ? ORDER BY l.log_window LIMIT ? FOR UPDATE),"
             + " claimed AS (UPDATE local_turn l SET state = 'running', claimed_by = ?, claimed_at = ?, updated_at = ? FROM take"
             + " WHERE l.channel_id = take.channel_id AND l.turn = take.turn RETURNING l.kind, l.channel_id, l.turn, l.instance_id,"
             + " l.agent_id, l.owner_id, l.context_id, l.runtime_epoch, l.log_window, l.input, l.priority),"
-            + " moved AS (UPDATE local_fair_share f SET pass = f.pass + f.stride * (SELECT count(*) FROM claimed),"
-            + " ready = CASE WHEN EXISTS (SELECT 1 FROM local_turn l WHERE l.owner_id = pick.owner_id AND l.priority = pick.priority"
-            + " AND l.state = 'ready' AND NOT EXISTS (SELECT 1 FROM take WHERE take.channel_id = l.channel_id AND take.turn = l.turn))"
-            + " THEN 1 ELSE 0 END FROM pick WHERE f.owner_id = pick.owner_id AND f.priority = pick.priority),"
-            + " clock AS (UPDATE local_fair_clock c SET pass = pick.pass FROM pick WHERE c.priority = pick.priority AND c.pass < pick.pass)"
+            + " through AS (SELECT f.owner_id, f.priority, GREATEST(f.claimed_through, (SELECT max(log_window) FROM take)) AS upto"
+            + " FROM local_fair_share f WHERE f.owner_id = ? AND f.priority = ?),"
+            + " moved AS (UPDATE local_fair_share f SET pass = f.pass + f.stride * (SELECT count(*) FROM claimed), claimed_through = t.upto,"
+            + " ready = CASE WHEN EXISTS (SELECT 1 FROM local_turn l WHERE l.owner_id = t.owner_id AND l.priority = t.priority"
+            + " AND l.state = 'ready' AND l.log_window > t.upto) THEN 1 ELSE 0 END"
+            + " FROM through t WHERE f.owner_id = t.owner_id AND f.priority = t.priority),"
+            + " clock AS (UPDATE local_fair_clock c SET pass = ? WHERE c.priority = ? AND c.pass < ?)"
             + " SELECT c.kind, c.channel_id, c.turn, c.instance_id, c.agent_id, c.owner_id, c.context_id, c.runtime_epoch, c.log_window,"
             + " c.input::text AS input, c.priority, i.state, i.runtime_epoch AS instance_epoch, a.model, a.instructions FROM claimed c"
             + " LEFT JOIN local_instance i ON i.instance_id = c.instance_id"
-            + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = c.agent_id ORDER BY c.priority, c.log_window";
+            + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = c.agent_id ORDER BY c.log_window";
     /**
      * A running turn {@code l} nobody works on: claimed before the takeover delay (the first two parameters, the same instant)
      * by a node not heard from since, or by this node (the third) which no longer holds it (the channels and turns it holds
@@ -142,6 +153,7 @@ final class LocalAgentTurns {
     private final MeterRegistry meters;
     private final Map<String, Timer> turnTimers = new ConcurrentHashMap<>();
     private final JdbcTemplate jdbc;
+    private final TransactionTemplate transactions;
     private final ChannelChunks chunks;
     private final TurnReports reports;
     private final ModelBackends backends;
@@ -154,7 +166,7 @@ final class LocalAgentTurns {
     private final Function<OwnerId, Integer> weights;
     /** Turns handed to the workers that no worker has begun yet. */
     private final AtomicInteger queued = new AtomicInteger();
-    /** Released when a turn is handed in here or a worker takes one: the claimer looks again. */
+    /** Released when a turn is handed in here or workers took half the claimed ones: the claimer looks again. */
     private final Semaphore wake = new Semaphore(0);
     private final AtomicBoolean claiming = new AtomicBoolean();
     private final String node = UUID.randomUUID().toString();
@@ -175,6 +187,8 @@ final class LocalAgentTurns {
         private final AgentTurn turn;
         /** When a worker began it (a turn may wait for a worker first). */
         private volatile long startedNanos = System.nanoTime();
+        /** When a worker began it to run it (null until then, and for a turn that ended before running: its agent gone). */
+        private volatile TurnBegan began;
         private volatile boolean over;
         private volatile Disposable stream;
 
@@ -192,11 +206,12 @@ final class LocalAgentTurns {
      * @param maxQueued how many claimed turns may wait for a worker
      * @param weights   each owner's weight in the fair order (its share of the turns while others wait too)
      */
-    LocalAgentTurns(JdbcTemplate jdbc, ChannelChunks chunks, TurnReports reports, ModelBackends backends, ScheduledExecutorService timers,
-            Executor workers, Executor claimer, Clock clock, Duration staleAfter, int maxQueued, Function<OwnerId, Integer> weights,
-            MeterRegistry meters) {
+    LocalAgentTurns(JdbcTemplate jdbc, TransactionTemplate transactions, ChannelChunks chunks, TurnReports reports, ModelBackends backends,
+            ScheduledExecutorService timers, Executor workers, Executor claimer, Clock clock, Duration staleAfter, int maxQueued,
+            Function<OwnerId, Integer> weights, MeterRegistry meters) {
         this.meters = meters;
         this.jdbc = jdbc;
+        this.transactions = transactions;
         this.chunks = chunks;
         this.reports = reports;
         this.backends = backends;
@@ -276,13 +291,30 @@ final class LocalAgentTurns {
         }
     }
 
-    /** Claims up to {@code max} turns in the fair order and hands them to the workers; answers how many. */
+    /**
+     * Claims up to {@code max} turns in the fair order and hands them to the workers; answers how many. Of the share picked,
+     * as many as keep its pass within one stride past its rival's (all {@code max} when no other share waits).
+     */
     private int claim(int max) {
         if (!nodeRecorded) {
             renewNode();
         }
-        OffsetDateTime now = now();
-        List<Claimed> claimed = jdbc.query(CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)), max, max, node, now, now);
+        List<Claimed> claimed = transactions.execute(status -> {
+            List<Map<String, Object>> picked = jdbc.queryForList(PICK);
+            if (picked.isEmpty()) {
+                return List.<Claimed>of();
+            }
+            Map<String, Object> share = picked.getFirst();
+            double pass = ((Number) share.get("pass")).doubleValue();
+            Number rival = (Number) share.get("rival");
+            int take = rival == null ? max
+                    : (int) Math.max(1, Math.min(max, 1 + Math.floor((rival.doubleValue() - pass) / ((Number) share.get("stride")).doubleValue())));
+            OffsetDateTime now = now();
+            Object owner = share.get("owner_id");
+            Object priority = share.get("priority");
+            return jdbc.query(CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)), owner, priority, share.get("claimed_through"),
+                    take, node, now, now, owner, priority, pass, priority, pass);
+        });
         claimed.forEach(next -> run(next.turn(), next.placement()));
         return claimed.size();
     }
@@ -345,7 +377,7 @@ final class LocalAgentTurns {
         live.values().stream().filter(running -> running.turn.instanceId().equals(instance)).forEach(running -> {
             live.remove(running.channel(), running);
             end(running);
-            finish(running.turn, new Unavailable(AGENT_OFFLINE, why));
+            finish(running.turn, running.began, new Unavailable(AGENT_OFFLINE, why));
         });
     }
 
@@ -374,17 +406,23 @@ final class LocalAgentTurns {
                     .log("taking over a turn whose node went silent");
             run(turn, null);
         });
-        // a share told it has nothing waiting while it has (a claim that found its turns locked by a stop) waits again
-        jdbc.update("UPDATE local_fair_share f SET ready = 1, pass = GREATEST(f.pass, c.pass) FROM local_fair_clock c"
-                + " WHERE c.priority = f.priority AND f.ready = 0 AND EXISTS (SELECT 1 FROM local_turn l"
-                + " WHERE l.owner_id = f.owner_id AND l.priority = f.priority AND l.state = 'ready')");
+        // the full look behind the cursors: a share told it has nothing waiting while it has, or with a turn waiting at or
+        // below its cursor, waits again from that turn (claims and hand-offs keep both true; this is the net under them)
+        jdbc.update("WITH first AS (SELECT f.owner_id, f.priority, (SELECT min(l.log_window) FROM local_turn l WHERE l.owner_id = f.owner_id"
+                + " AND l.priority = f.priority AND l.state = 'ready') AS log_window FROM local_fair_share f)"
+                + " UPDATE local_fair_share f SET ready = 1, pass = CASE WHEN f.ready = 0 THEN GREATEST(f.pass, c.pass) ELSE f.pass END,"
+                + " claimed_through = LEAST(f.claimed_through, w.log_window - 1) FROM first w, local_fair_clock c"
+                + " WHERE w.owner_id = f.owner_id AND w.priority = f.priority AND c.priority = f.priority"
+                + " AND w.log_window IS NOT NULL AND (f.ready = 0 OR w.log_window <= f.claimed_through)");
         // silent nodes whose turns are all taken over are forgotten
         jdbc.update("DELETE FROM local_runtime_node n WHERE n.heartbeat_at < ?"
                 + " AND NOT EXISTS (SELECT 1 FROM local_turn l WHERE l.claimed_by = n.node AND l.state = 'running')", stale);
-        jdbc.query("SELECT kind, channel_id, turn, outcome::text AS outcome FROM local_turn WHERE state = 'finished' AND updated_at < ?",
+        jdbc.query("SELECT kind, channel_id, turn, log_window, began_at, outcome::text AS outcome FROM local_turn"
+                + " WHERE state = 'finished' AND updated_at < ?",
                 row -> {
+                    OffsetDateTime began = row.getObject("began_at", OffsetDateTime.class);
                     report(AgentTurn.Kind.fromWireName(row.getString("kind")), row.getObject("channel_id", UUID.class), row.getInt("turn"),
-                            decode(row.getString("outcome")));
+                            decode(row.getString("outcome")), began == null ? null : new TurnBegan(row.getLong("log_window"), began.toInstant()));
                 }, stale);
     }
 
@@ -419,8 +457,10 @@ final class LocalAgentTurns {
         }
         queued.incrementAndGet();
         workers.execute(guarded(running, () -> {
-            queued.decrementAndGet();
-            wake.release();
+            // the claimer looks again once half the room is free: claims of several turns, not one per turn begun
+            if (queued.decrementAndGet() <= maxQueued / 2) {
+                wake.release();
+            }
             begin(running, placement != null ? placement
                     : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()));
         }));
@@ -445,6 +485,10 @@ final class LocalAgentTurns {
         };
     }
 
+    /**
+     * Runs the turn, unless its instance or agent is not there. A task's turn that does not end at once tells its task it
+     * began (the task is running from now on); one that does tells it with its outcome, in one command.
+     */
     private void begin(Live running, Map<String, Object> placement) {
         running.startedNanos = System.nanoTime();
         if (!"running".equals(placement.get("state"))
@@ -457,12 +501,31 @@ final class LocalAgentTurns {
             complete(running, new Unavailable("agent_not_found", "The agent no longer exists on its instance"));
             return;
         }
+        running.began = new TurnBegan(running.turn.logWindow(), clock.instant());
         if (backends.isEcho(model)) {
             EchoAgent.Plan plan = EchoAgent.plan(running.turn.message(), () -> earlierTurns(running));
+            if (plan.stepDelayMs() > 0 || plan.outcome() == null) {
+                tellBegan(running);
+            }
             later(running, plan.stepDelayMs(), () -> step(running, plan, 0));
         } else {
+            tellBegan(running);
             ask(running, model, (String) placement.get("instructions"));
         }
+    }
+
+    /**
+     * Tells the turn's task that it began, without waiting: its chunks are shown once the task's log has the status (they
+     * follow it in the turn's window), and its outcome tells it again should this be lost.
+     */
+    private void tellBegan(Live running) {
+        AgentTurn turn = running.turn;
+        reports.begin(turn.kind(), turn.channel(), turn.turn(), running.began).whenComplete((taken, failure) -> {
+            if (failure != null) {
+                log.atDebug().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).setCause(failure)
+                        .log("the turn's start not told; its outcome tells it");
+            }
+        });
     }
 
     /**
@@ -500,7 +563,7 @@ final class LocalAgentTurns {
     /** Writes the turn's last chunks and records its outcome in one statement, then reports it. */
     private void finishWith(Live running, List<ChannelChunks.Chunk> last, TurnOutcome outcome) {
         AgentTurn turn = running.turn;
-        WrittenAlong written = chunks.append(turn.channel(), turn.turn(), turn.logWindow(), last, recordOutcome(turn, outcome));
+        WrittenAlong written = chunks.append(turn.channel(), turn.turn(), turn.logWindow(), last, recordOutcome(turn, running.began, outcome));
         switch (written.written()) {
             case TURN_OVER -> overAlready(running);
             case DROPPED -> complete(running, outcome);
@@ -509,7 +572,7 @@ final class LocalAgentTurns {
                     ended(running, outcome);
                 }
                 if (written.applied()) {
-                    report(turn.kind(), turn.channel(), turn.turn(), outcome);
+                    report(turn.kind(), turn.channel(), turn.turn(), outcome, running.began);
                 }
             }
         }
@@ -557,7 +620,7 @@ final class LocalAgentTurns {
             return;
         }
         ended(running, outcome);
-        finish(running.turn, outcome);
+        finish(running.turn, running.began, outcome);
     }
 
     /** The turn ended on this node with {@code outcome}: no longer live, and timed. */
@@ -580,25 +643,26 @@ final class LocalAgentTurns {
     }
 
     /** Records the outcome, then reports it; a report that fails is retried by {@link #recover}. */
-    private void finish(AgentTurn turn, TurnOutcome outcome) {
-        ChannelChunks.Along record = recordOutcome(turn, outcome);
+    private void finish(AgentTurn turn, TurnBegan began, TurnOutcome outcome) {
+        ChannelChunks.Along record = recordOutcome(turn, began, outcome);
         if (jdbc.update(record.statement(), record.arguments().toArray()) == 1) {
-            report(turn.kind(), turn.channel(), turn.turn(), outcome);
+            report(turn.kind(), turn.channel(), turn.turn(), outcome, began);
         }
     }
 
-    /** The running turn's outcome recorded: it is finished, to be reported. */
-    private ChannelChunks.Along recordOutcome(AgentTurn turn, TurnOutcome outcome) {
-        return ChannelChunks.Along.of("UPDATE local_turn SET state = 'finished', outcome = ?::jsonb, updated_at = ? WHERE channel_id = ?"
-                + " AND turn = ? AND state = 'running'", encode(outcome), now(), turn.channel(), turn.turn());
+    /** The running turn's outcome recorded, with when it began (null: it never did): it is finished, to be reported. */
+    private ChannelChunks.Along recordOutcome(AgentTurn turn, TurnBegan began, TurnOutcome outcome) {
+        return ChannelChunks.Along.of("UPDATE local_turn SET state = 'finished', outcome = ?::jsonb, began_at = ?, updated_at = ?"
+                + " WHERE channel_id = ? AND turn = ? AND state = 'running'", encode(outcome),
+                began == null ? null : OffsetDateTime.ofInstant(began.at(), ZoneOffset.UTC), now(), turn.channel(), turn.turn());
     }
 
-    private void report(AgentTurn.Kind kind, UUID channel, int turn, TurnOutcome outcome) {
+    private void report(AgentTurn.Kind kind, UUID channel, int turn, TurnOutcome outcome, TurnBegan began) {
         Reported key = new Reported(channel, turn);
         if (!reporting.add(key)) {
             return;
         }
-        reports.report(kind, channel, turn, outcome).whenComplete((taken, failure) -> {
+        reports.report(kind, channel, turn, outcome, began).whenComplete((taken, failure) -> {
             reporting.remove(key);
             if (failure == null) {
                 markReported(channel, turn);

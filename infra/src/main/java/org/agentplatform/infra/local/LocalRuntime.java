@@ -107,8 +107,8 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         this.mcp = new LocalMcp(jdbc, agents, clock);
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
-        this.turns = new LocalAgentTurns(jdbc, chunks, reports, backends, timers, turnWorkers, turnClaimer, clock, staleTurns, queuedTurns,
-                ownerWeights, meters);
+        this.turns = new LocalAgentTurns(jdbc, transactions, chunks, reports, backends, timers, turnWorkers, turnClaimer, clock, staleTurns,
+                queuedTurns, ownerWeights, meters);
         this.devices = new LocalDevices(this::takeFault, instance -> runsAt(instance.id(), instance.runtimeEpoch()), realDisplays);
     }
 

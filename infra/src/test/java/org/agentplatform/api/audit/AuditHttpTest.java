@@ -51,7 +51,7 @@ class AuditHttpTest extends ApiTest {
 
         JsonNode events = await(() -> trail("task", task, null), page -> types(page).contains("TaskCompleted"), "the task's history")
                 .get("events");
-        assertThat(types(history("task", task, null))).containsExactly("TaskCreated", "TaskStarted", "TaskCompleted");
+        assertThat(types(history("task", task, null))).containsExactly("TaskCreated", "TaskStarted", "TaskTurnBegan", "TaskCompleted");
         JsonNode created = events.get(0);
         assertThat(created.get("resource_type").asString()).isEqualTo("task");
         assertThat(created.get("resource_id").asString()).isEqualTo(task);
@@ -75,7 +75,7 @@ class AuditHttpTest extends ApiTest {
     void pagesFollowNextSince() {
         String task = owner.task(agent, "page me");
         owner.awaitTask(agent, task, "completed");
-        await(() -> trail("task", task, null), page -> page.get("events").size() == 3, "the task's history");
+        await(() -> trail("task", task, null), page -> page.get("events").size() == 4, "the task's history");
         List<String> seen = new ArrayList<>();
         String since = null;
         for (int page = 0; page < 5; page++) {
@@ -88,14 +88,14 @@ class AuditHttpTest extends ApiTest {
             seen.add(answer.get("events").get(0).get("type").asString());
             since = answer.get("next_since").asString();
         }
-        assertThat(seen).containsExactly("TaskCreated", "TaskStarted", "TaskCompleted");
+        assertThat(seen).containsExactly("TaskCreated", "TaskStarted", "TaskTurnBegan", "TaskCompleted");
     }
 
     @Test
     void anotherOwnersResourceIsNotFoundAndTheirEventsAreNotListed() {
         String task = owner.task(agent, "mine");
         owner.awaitTask(agent, task, "completed");
-        await(() -> trail("task", task, null), page -> page.get("events").size() == 3, "the task's history");
+        await(() -> trail("task", task, null), page -> page.get("events").size() == 4, "the task's history");
         PlatformClient stranger = stranger();
         assertError(stranger.get("/api/v1/audit/events?resource_type=task&resource_id={t}", task).exchange(), 404, "not_found", "");
         JsonNode theirs = body(stranger.get("/api/v1/audit/events").exchange(), 200).get("data").get("events");
@@ -118,7 +118,7 @@ class AuditHttpTest extends ApiTest {
     void theExportStreamsTheOwnersEventsAsNdjsonWithTheirLinks() {
         String task = owner.task(agent, "export me");
         owner.awaitTask(agent, task, "completed");
-        String created = await(() -> trail("task", task, null), page -> page.get("events").size() == 3, "the task's history")
+        String created = await(() -> trail("task", task, null), page -> page.get("events").size() == 4, "the task's history")
                 .at("/events/0/occurred_at").asString();
         byte[] raw = owner.get("/api/v1/audit/export?since={since}", created).exchange()
                 .expectStatus().isOk()
@@ -126,7 +126,8 @@ class AuditHttpTest extends ApiTest {
                 .expectBody().returnResult().getResponseBody();
         List<JsonNode> lines = new String(raw, StandardCharsets.UTF_8).lines().map(JSON::readTree).toList();
         List<JsonNode> ofTask = lines.stream().filter(line -> task.equals(line.get("resource_id").asString())).toList();
-        assertThat(ofTask).extracting(line -> line.get("type").asString()).containsExactly("TaskCreated", "TaskStarted", "TaskCompleted");
+        assertThat(ofTask).extracting(line -> line.get("type").asString())
+                .containsExactly("TaskCreated", "TaskStarted", "TaskTurnBegan", "TaskCompleted");
         JsonNode first = ofTask.getFirst();
         assertThat(first.at("/chain/link").asString()).hasSize(64);
         assertThat(first.at("/stored/payload").asString()).isNotBlank();
@@ -140,7 +141,7 @@ class AuditHttpTest extends ApiTest {
     void aCheckpointSignsTheChainsHeadAndVerifiesAgainstTheJwks() throws Exception {
         String task = owner.task(agent, "checkpoint me");
         owner.awaitTask(agent, task, "completed");
-        await(() -> trail("task", task, null), page -> page.get("events").size() == 3, "the task's history");
+        await(() -> trail("task", task, null), page -> page.get("events").size() == 4, "the task's history");
         checkpoints.checkpoint();
         JsonNode newest = body(owner.get("/api/v1/audit/checkpoints").exchange(), 200).at("/data/checkpoints/0");
         SignedJWT jws = SignedJWT.parse(newest.get("jws").asString());
@@ -156,16 +157,18 @@ class AuditHttpTest extends ApiTest {
 
     @Test
     void asOfAnswersTheResourceAsItStoodThen() {
-        String task = owner.task(agent, "as of");
+        // a turn that takes its time tells the task it began as it begins: a command (and instant) of its own
+        String message = "as of\n/echo deltas=2 take_ms=200";
+        String task = owner.task(agent, message);
         owner.awaitTask(agent, task, "completed");
-        JsonNode events = await(() -> trail("task", task, null), page -> page.get("events").size() == 3, "the task's history")
+        JsonNode events = await(() -> trail("task", task, null), page -> page.get("events").size() == 4, "the task's history")
                 .get("events");
         String created = events.get(0).get("occurred_at").asString();
-        String started = events.get(1).get("occurred_at").asString();
+        assertThat(events.get(2).get("type").asString()).isEqualTo("TaskTurnBegan");
+        String started = events.get(2).get("occurred_at").asString();
         JsonNode then = body(owner.get("/api/v1/agents/{a}/tasks/{t}?as_of={at}", agent, task, created).exchange(), 200).get("data");
-        // the creation starts the task in the same command: queued only when the start got a later timestamp
-        assertThat(then.get("status").asString()).isEqualTo(created.equals(started) ? "running" : "queued");
-        assertThat(then.get("history")).extracting(entry -> entry.get("text").asString()).containsExactly("as of");
+        assertThat(then.get("status").asString()).as("handed over, its turn waiting for a worker").isEqualTo("queued");
+        assertThat(then.get("history")).extracting(entry -> entry.get("text").asString()).containsExactly(message);
         JsonNode running = body(owner.get("/api/v1/agents/{a}/tasks/{t}?as_of={at}", agent, task, started).exchange(), 200).get("data");
         assertThat(running.get("status").asString()).isEqualTo("running");
         assertThat(owner.taskView(agent, task).get("status").asString()).isEqualTo("completed");

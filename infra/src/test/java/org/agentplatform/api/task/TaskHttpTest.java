@@ -257,7 +257,7 @@ class TaskHttpTest extends ApiTest {
         assertThat(owner.awaitTask(agent, task, "input_required").get("text").asString()).isEqualTo("echo needs more input: which colour?");
         JsonNode resumed = body(owner.post("/api/v1/agents/{a}/tasks/{t}/continue", agent, task).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("message", "blue")).exchange(), 202).get("data");
-        assertThat(resumed.get("status").asString()).isIn("running", "completed");
+        assertThat(resumed.get("status").asString()).as("the answer waits for a worker, then runs").isIn("queued", "running", "completed");
         JsonNode done = owner.awaitTask(agent, task, "completed");
         assertThat(done.get("text").asString()).isEqualTo("echo: blue");
         assertThat(done.get("history")).extracting(entry -> entry.get("turn").asInt()).containsExactly(1, 1, 2, 2);
@@ -422,7 +422,10 @@ class TaskHttpTest extends ApiTest {
         String task;
         try {
             task = owner.task(agent, "behind a slow dispatcher");
-            owner.awaitTask(agent, task, "running");
+            // its first turn handed over (the start in the view), the task queued until a worker begins it
+            await(() -> jdbc().queryForList("SELECT turn FROM task_view WHERE id = ?::uuid", Integer.class, task), turns -> turns.equals(List.of(1)),
+                    "the task's start in its view");
+            assertThat(owner.taskView(agent, task).get("status").asString()).isEqualTo("queued");
             clock.advance(Duration.ofSeconds(5)); // long past the sweeper's grace for a started turn with no runtime record
             long advanced = clock.millis();
             await(() -> jdbc().queryForObject("SELECT (extract(epoch FROM max(heartbeat_at)) * 1000)::bigint FROM local_runtime_node",

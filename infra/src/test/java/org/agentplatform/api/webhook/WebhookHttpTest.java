@@ -111,8 +111,10 @@ class WebhookHttpTest extends ApiTest {
         assertThat(registered.get("has_secret").asBoolean()).isFalse();
         body(owner.post("/api/v1/agents/{a}/tasks/{t}/continue", agent, task).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("message", "that one")).exchange(), 202);
-        List<Callback> callbacks = receiver.await("/later", 2);
-        assertThat(callbacks).extracting(callback -> payload(callback).get("status").asString()).containsExactly("running", "completed");
+        // the caller's answer waits for a worker (queued), which then works on it (running)
+        List<Callback> callbacks = receiver.await("/later", 3);
+        assertThat(callbacks).extracting(callback -> payload(callback).get("status").asString())
+                .containsExactly("queued", "running", "completed");
         assertThat(callbacks.getLast().text()).contains("\"final\":true");
         assertThat(callbacks.getFirst().header("X-Service-Signature")).isNull();
         assertThat(callbacks.getFirst().header("X-Service-Event")).isNull();
@@ -361,8 +363,8 @@ class WebhookHttpTest extends ApiTest {
         body(register(task, Map.of("url", receiver.url("/witness"))), 201);
         body(owner.post("/api/v1/agents/{a}/tasks/{t}/continue", agent, task).contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("message", "more")).exchange(), 202);
-        assertThat(receiver.await("/witness", 2)).extracting(callback -> payload(callback).get("status").asString())
-                .containsExactly("running", "completed");
+        assertThat(receiver.await("/witness", 3)).extracting(callback -> payload(callback).get("status").asString())
+                .containsExactly("queued", "running", "completed");
         assertThat(fannedOut(webhook)).as("deliveries made for the deleted webhook").isEqualTo(fannedOut);
         assertThat(receiver.callbacks("/deleted")).hasSize(seen);
         assertError(owner.delete("/api/v1/agents/{a}/tasks/{t}/webhooks/{w}", agent, task, webhook).exchange(), 404, "not_found", "");

@@ -47,7 +47,7 @@ class AuditVerifyTest extends ApiTest {
         owner.awaitTask(agent, task, "completed");
         indexes = await(() -> jdbc().queryForList("SELECT a.global_index FROM audit_event a JOIN domain_event_entry e"
                 + " ON e.global_index = a.global_index WHERE e.aggregate_identifier = ? ORDER BY a.position", Long.class, task),
-                chained -> chained.size() == 3, "the task's events in the chain");
+                chained -> chained.size() == 4, "the task's events in the chain (created, handed over, begun, completed)");
         checkpoints.checkpoint();
     }
 

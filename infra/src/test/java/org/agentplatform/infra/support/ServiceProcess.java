@@ -73,7 +73,10 @@ public final class ServiceProcess implements AutoCloseable {
         HttpRequest readiness = HttpRequest.newBuilder(URI.create(baseUrl() + "/actuator/health/readiness")).timeout(Duration.ofSeconds(5)).build();
         Instant deadline = Instant.now().plus(START_PATIENCE);
         while (true) {
-            assertThat(process.isAlive()).as("node %s exited while starting; see %s", name, log()).isTrue();
+            if (!process.isAlive()) {
+                throw new AssertionError("node " + name + " exited while starting; the end of its log (" + log() + "):"
+                        + System.lineSeparator() + logTail());
+            }
             assertThat(Instant.now()).as("node %s ready; see %s", name, log()).isBefore(deadline);
             try {
                 if (client.send(readiness, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
@@ -87,6 +90,16 @@ public final class ServiceProcess implements AutoCloseable {
             }
             // a process of its own whose only signal is its readiness answer: ask again shortly (no timing is proven)
             sleep(Duration.ofMillis(250));
+        }
+    }
+
+    /** The last lines of the node's log: a test's temporary directory, and the log with it, is gone once it failed. */
+    private String logTail() {
+        try {
+            List<String> lines = Files.readAllLines(log());
+            return String.join(System.lineSeparator(), lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+        } catch (IOException unreadable) {
+            return "(unreadable: " + unreadable.getMessage() + ")";
         }
     }
 

@@ -118,14 +118,18 @@ public final class ChannelLog {
      * a later event's {@code version} would make an earlier one's change skip as seen.
      */
     public void write(UUID channel, long globalIndex, Instant at, Change change, List<Row> rows) {
-        if (rows.size() > ChannelOffsets.FIRST_CHUNK) {
+        if (rows.size() > ChannelOffsets.EVENT_ROWS) {
             throw new IllegalArgumentException("An event writes at most two rows, not " + rows.size());
         }
+        writeAt(channel, ChannelOffsets.ofEvent(globalIndex), at, change, rows);
+    }
+
+    /** As {@link #write}, with the rows from {@code offset} on (an event that writes in an earlier event's window). */
+    public void writeAt(UUID channel, long offset, Instant at, Change change, List<Row> rows) {
         if (rows.isEmpty()) {
             held.run(channel, change.statement(), change.arguments().toArray(), channel + ":view");
             return;
         }
-        long offset = ChannelOffsets.ofEvent(globalIndex);
         List<Object> arguments = new ArrayList<>(change.arguments());
         arguments.add(channel);
         for (int index = 0; index < rows.size(); index++) {

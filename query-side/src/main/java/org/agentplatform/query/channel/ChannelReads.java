@@ -18,9 +18,10 @@ import reactor.core.publisher.Mono;
 public final class ChannelReads {
 
     /**
-     * A chunk is readable once the rows of the event that opened its window are: the runtime streams a turn's
-     * chunks as soon as the turn starts, and the projection may write that event's status row a moment later,
-     * with a lower offset. Shown before it, the chunks would move a reader's cursor past the status row.
+     * A chunk is readable once a row before it in its window is (the rows of the event that opened its window, or the
+     * status saying its turn began): the runtime streams a turn's chunks as soon as the turn begins, and the projection
+     * may write that status a moment later, with a lower offset. Shown before it, the chunks would move a reader's
+     * cursor past the status row.
      */
     private static final String READABLE_CHUNK = "EXISTS (SELECT 1 FROM channel_message m WHERE m.channel_id = c.channel_id"
             + " AND m.log_offset >= (c.log_offset >> " + ChannelOffsets.WINDOW_BITS + ") << " + ChannelOffsets.WINDOW_BITS

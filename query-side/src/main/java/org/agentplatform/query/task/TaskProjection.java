@@ -17,6 +17,7 @@ import org.agentplatform.kernel.task.TaskEvent.TaskInputRequired;
 import org.agentplatform.kernel.task.TaskEvent.TaskRejected;
 import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
 import org.agentplatform.kernel.task.TaskEvent.TaskTimedOut;
+import org.agentplatform.kernel.task.TaskEvent.TaskTurnBegan;
 import org.agentplatform.kernel.task.TaskEvent;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.query.SqlTime;
@@ -24,6 +25,7 @@ import org.agentplatform.query.WriteBatching;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.agentplatform.query.channel.ChannelLocks;
 import org.agentplatform.query.channel.ChannelLog;
+import org.agentplatform.query.channel.ChannelOffsets;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.eventhandling.SequenceNumber;
@@ -85,9 +87,24 @@ public class TaskProjection {
         changeWith(event, sequence, at, ChannelLog.globalIndex(index, token), rows(event), "turn = ?", event.turn());
     }
 
-    /** The row a start writes: its status, with the runtime's epoch. */
+    /**
+     * The row a start writes: its status, with the runtime's epoch; none for one that waits for a worker (the task is still
+     * queued, only its turn moves on).
+     */
     static List<ChannelLog.Row> rows(TaskStarted event) {
-        return rows(event, event.turn(), null, Map.of("runtime_epoch", event.runtimeEpoch()));
+        return event.changesStatus() ? rows(event, event.turn(), null, Map.of("runtime_epoch", event.runtimeEpoch())) : List.of();
+    }
+
+    /**
+     * A worker began the turn: the running status, in the window of the event that handed the turn over (after its rows,
+     * before the turn's chunks, which a reader is shown once it is there), stamped with the instant the worker began.
+     */
+    @EventHandler
+    void on(TaskTurnBegan event, @SequenceNumber long sequence, @Timestamp Instant at) {
+        long offset = ChannelOffsets.ofTurnBegan(event.window());
+        List<Object> arguments = new ArrayList<>(List.of(event.status().wireName()));
+        log.writeAt(event.taskId().value(), offset, event.began(), ChannelLog.Change.update("task_view", event.taskId().value(), sequence, at,
+                offset, "status = ?", arguments.toArray()), List.of(status(event, event.turn(), Map.of())));
     }
 
     @EventHandler
@@ -165,8 +182,9 @@ public class TaskProjection {
             Object... values) {
         List<Object> arguments = new ArrayList<>(Arrays.asList(values));
         arguments.add(event.status().wireName());
+        long last = rows.isEmpty() ? 0 : ChannelLog.lastOffset(globalIndex, rows.size());
         log.write(event.taskId().value(), globalIndex, at, ChannelLog.Change.update("task_view", event.taskId().value(), sequence, at,
-                ChannelLog.lastOffset(globalIndex, rows.size()), assignments + ", status = ?", arguments.toArray()), rows);
+                last, assignments + ", status = ?", arguments.toArray()), rows);
     }
 
     /** An event's rows: its message, if it carries one, then its status. */

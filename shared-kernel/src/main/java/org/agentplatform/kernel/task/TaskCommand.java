@@ -36,17 +36,25 @@ public sealed interface TaskCommand {
     record StartTask(@TargetAggregateIdentifier TaskId taskId, long runtimeEpoch) implements TaskCommand {
     }
 
-    record CompleteTask(@TargetAggregateIdentifier TaskId taskId, int turn, TaskMessage reply) implements TaskCommand {
+    /** A runtime worker began the turn (see {@link TurnBegan}). */
+    record BeginTaskTurn(@TargetAggregateIdentifier TaskId taskId, int turn, TurnBegan began) implements TaskCommand {
     }
 
-    record RequestTaskInput(@TargetAggregateIdentifier TaskId taskId, int turn, TaskMessage prompt) implements TaskCommand {
+    /**
+     * The runtime's outcomes of a turn carry when it began ({@code began}; null when it never began, or the runtime told
+     * already): a turn that ends quickly is told begun and ended in one command, not two.
+     */
+    record CompleteTask(@TargetAggregateIdentifier TaskId taskId, int turn, TaskMessage reply, TurnBegan began) implements TaskCommand {
     }
 
-    record RequestTaskAuth(@TargetAggregateIdentifier TaskId taskId, int turn, TaskMessage prompt) implements TaskCommand {
+    record RequestTaskInput(@TargetAggregateIdentifier TaskId taskId, int turn, TaskMessage prompt, TurnBegan began) implements TaskCommand {
+    }
+
+    record RequestTaskAuth(@TargetAggregateIdentifier TaskId taskId, int turn, TaskMessage prompt, TurnBegan began) implements TaskCommand {
     }
 
     /** @param reply the agent's text when it reported the failure itself; null otherwise */
-    record FailTask(@TargetAggregateIdentifier TaskId taskId, int turn, TaskFailure failure, TaskMessage reply)
+    record FailTask(@TargetAggregateIdentifier TaskId taskId, int turn, TaskFailure failure, TaskMessage reply, TurnBegan began)
             implements TaskCommand {
     }
 

@@ -26,15 +26,43 @@ public sealed interface TaskEvent {
     }
 
     /**
+     * Whether the event moves the task to another status: what a caller is told of (a webhook callback, a {@code task_status}
+     * row). Every event does but a start that waits for a runtime worker: the task was queued and stays queued.
+     */
+    default boolean changesStatus() {
+        return true;
+    }
+
+    /**
      * Turn 1 goes to the runtime with the task's first message. {@code origin} is the task's (null in events stored before
      * it was carried here: those were created through the tasks API or by cron, and their turns are not interactive).
+     * {@code waits}: the turn waits for a runtime worker, and the task stays {@code queued} until one begins it
+     * ({@link TaskTurnBegan}); null in events stored before the runtime told when it began a turn, which meant it ran.
      */
-    record TaskStarted(TaskRef task, int turn, long runtimeEpoch, TaskMessage message, TaskOrigin origin) implements TaskEvent {
+    record TaskStarted(TaskRef task, int turn, long runtimeEpoch, TaskMessage message, TaskOrigin origin, Boolean waits)
+            implements TaskEvent {
 
         /** Whether a caller waits for the turn (a synchronous invoke): it goes ahead of other tasks' turns. */
         public boolean interactive() {
             return origin == TaskOrigin.INVOKE;
         }
+
+        @Override
+        public TaskStatus status() {
+            return Boolean.TRUE.equals(waits) ? TaskStatus.QUEUED : TaskStatus.RUNNING;
+        }
+
+        @Override
+        public boolean changesStatus() {
+            return !Boolean.TRUE.equals(waits);
+        }
+    }
+
+    /**
+     * A runtime worker began the turn: the agent works on it. {@code window} is the global index of the event that handed
+     * the turn over (its chunks take offsets in that window, after this event's row); {@code began}, when the worker began.
+     */
+    record TaskTurnBegan(TaskRef task, int turn, long window, Instant began) implements TaskEvent {
 
         @Override
         public TaskStatus status() {
@@ -58,12 +86,15 @@ public sealed interface TaskEvent {
         }
     }
 
-    /** The caller answered; {@code turn} goes to the runtime with {@code message}. */
-    record TaskContinued(TaskRef task, int turn, TaskMessage message) implements TaskEvent {
+    /**
+     * The caller answered; {@code turn} goes to the runtime with {@code message}. {@code waits}: the turn waits for a runtime
+     * worker, the task is {@code queued} again until one begins it; null in events stored before, which meant it ran.
+     */
+    record TaskContinued(TaskRef task, int turn, TaskMessage message, Boolean waits) implements TaskEvent {
 
         @Override
         public TaskStatus status() {
-            return TaskStatus.RUNNING;
+            return Boolean.TRUE.equals(waits) ? TaskStatus.QUEUED : TaskStatus.RUNNING;
         }
     }
 

@@ -6,8 +6,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A task's lifecycle as data: {@code queued -> running -> {input_required, auth_required} -> running ->
- * completed | failed | canceled | timeout | rejected}. The last five are terminal; a caller cancels any
+ * A task's lifecycle as data: {@code queued -> running -> {input_required, auth_required} -> queued -> running ->
+ * completed | failed | canceled | timeout | rejected}. A task is {@code queued} while its turn waits for a runtime worker,
+ * {@code running} while the agent works on it (tasks stored before this distinction went from input_required straight to
+ * running). The last five are terminal; a caller cancels any
  * task that is not, and continues one that waits for input or authorization.
  */
 public enum TaskStatus {
@@ -24,8 +26,8 @@ public enum TaskStatus {
     private static final Map<TaskStatus, Set<TaskStatus>> NEXT = Map.of(
             QUEUED, EnumSet.of(RUNNING, FAILED, CANCELED, TIMEOUT, REJECTED),
             RUNNING, EnumSet.of(INPUT_REQUIRED, AUTH_REQUIRED, COMPLETED, FAILED, CANCELED, TIMEOUT, REJECTED),
-            INPUT_REQUIRED, EnumSet.of(RUNNING, CANCELED, TIMEOUT),
-            AUTH_REQUIRED, EnumSet.of(RUNNING, CANCELED, TIMEOUT),
+            INPUT_REQUIRED, EnumSet.of(QUEUED, RUNNING, CANCELED, TIMEOUT),
+            AUTH_REQUIRED, EnumSet.of(QUEUED, RUNNING, CANCELED, TIMEOUT),
             COMPLETED, EnumSet.noneOf(TaskStatus.class),
             FAILED, EnumSet.noneOf(TaskStatus.class),
             CANCELED, EnumSet.noneOf(TaskStatus.class),

@@ -18,7 +18,7 @@ final class JdbcQueuedTasks implements QueuedTasks {
 
     @Override
     public List<TaskId> queuedOn(InstanceId instance) {
-        return jdbc.queryForList("SELECT id FROM task_view WHERE instance_id = ? AND status = 'queued' ORDER BY created_at",
+        return jdbc.queryForList("SELECT id FROM task_view WHERE instance_id = ? AND status = 'queued' AND turn = 0 ORDER BY created_at",
                 UUID.class, instance.value()).stream().map(TaskId::new).toList();
     }
 }

@@ -19,6 +19,7 @@ import org.agentplatform.kernel.conversation.ConversationEvent.TurnEnded;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnStarted;
 import org.agentplatform.kernel.task.TaskEvent.TaskContinued;
 import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
+import org.agentplatform.kernel.task.TaskEvent.TaskTurnBegan;
 import org.agentplatform.kernel.task.TaskEvent;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
@@ -70,8 +71,8 @@ final class StartedTurns {
         this.clock = clock;
         this.kinds = List.of(
                 new Kind(TaskDispatcher.GROUP, startTypes().get(0),
-                        // every later event of a task ends the turn or starts the next
-                        (start, later) -> later instanceof TaskEvent,
+                        // every later event of a task ends the turn or starts the next, but the one saying it began
+                        (start, later) -> later instanceof TaskEvent && !(later instanceof TaskTurnBegan),
                         (start, globalIndex) -> {
                             switch (start) {
                                 case TaskStarted started -> tasks.handOff(started.task(), started.turn(), globalIndex, started.message(),

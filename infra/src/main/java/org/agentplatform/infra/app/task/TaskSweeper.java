@@ -44,7 +44,7 @@ final class TaskSweeper {
     void sweep() {
         OffsetDateTime settled = OffsetDateTime.ofInstant(clock.instant().minus(GRACE), ZoneOffset.UTC);
         jdbc.queryForList("SELECT DISTINCT t.instance_id FROM task_view t JOIN instance_view i ON i.id = t.instance_id"
-                        + " WHERE t.status = 'queued' AND t.updated_at < ? AND i.status = 'running'", UUID.class, settled)
+                        + " WHERE t.status = 'queued' AND t.turn = 0 AND t.updated_at < ? AND i.status = 'running'", UUID.class, settled)
                 .forEach(instance -> dispatcher.dispatchQueuedOn(new InstanceId(instance)));
         startedTurns.recover();
         runtime.recoverTurns();
