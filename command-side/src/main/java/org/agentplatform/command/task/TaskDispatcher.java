@@ -16,6 +16,7 @@ import org.agentplatform.kernel.task.TaskEvent.TaskContinued;
 import org.agentplatform.kernel.task.TaskEvent.TaskCreated;
 import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
 import org.agentplatform.kernel.task.TaskEvent.TaskTimedOut;
+import org.agentplatform.kernel.task.TaskEvent;
 import org.agentplatform.kernel.task.TaskFailure;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskMessage;
@@ -52,6 +53,15 @@ public class TaskDispatcher {
         this.runtime = runtime;
         this.queued = queued;
         this.executor = ProcessCommands.carrying(executor);
+    }
+
+    /**
+     * The sequence the dispatcher takes its events in: an owner's task events in the order they were stored, on one
+     * segment, so that its turns are handed over, and wait for a worker, in the order its tasks were created (on two
+     * segments by task, a later task's turn could be handed over, and claimed, before an earlier one's); null for others.
+     */
+    public static Object sequence(Object payload) {
+        return payload instanceof TaskEvent task ? task.task().ownerId() : null;
     }
 
     /** A task created at an epoch started with its creation ({@link TaskStarted} follows); one without waits for its instance. */

@@ -24,7 +24,9 @@ import org.agentplatform.query.task.FreshTasks;
 import org.agentplatform.query.task.R2dbcTaskReads;
 import org.agentplatform.query.task.TaskProjection;
 import org.axonframework.commandhandling.gateway.CommandGateway;
+import org.axonframework.config.ConfigurerModule;
 import org.axonframework.eventhandling.DomainEventMessage;
+import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -55,6 +57,16 @@ public class TasksConfiguration {
     @Bean
     TaskDispatcher taskDispatcher(CommandGateway commands, AgentRuntime agentRuntime, JdbcTemplate jdbc, ExecutorService processExecutor) {
         return new TaskDispatcher(commands, agentRuntime, new JdbcQueuedTasks(jdbc), processExecutor);
+    }
+
+    /** The dispatcher's events in order per owner ({@link TaskDispatcher#sequence}), per aggregate otherwise. */
+    @Bean
+    ConfigurerModule taskDispatcherPerOwner() {
+        SequentialPerAggregatePolicy perAggregate = SequentialPerAggregatePolicy.instance();
+        return configurer -> configurer.eventProcessing().registerSequencingPolicy(TaskDispatcher.GROUP, config -> event -> {
+            Object owner = TaskDispatcher.sequence(event.getPayload());
+            return owner != null ? owner : perAggregate.getSequenceIdentifierFor(event);
+        });
     }
 
     @Bean
