@@ -51,7 +51,11 @@ import org.agentplatform.query.channel.ChannelChunks.WrittenAlong;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
+import org.springframework.jdbc.core.ColumnMapRowMapper;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.PreparedStatementCallback;
+import org.springframework.jdbc.core.RowMapper;
 import org.springframework.transaction.support.TransactionTemplate;
 import reactor.core.Disposable;
 import reactor.core.scheduler.Schedulers;
@@ -84,6 +88,8 @@ final class LocalAgentTurns {
     private static final long CLAIM_BACKOFF_MS = 1_000;
     /** The turns claimed by one statement at most. */
     private static final int CLAIM_BATCH = 64;
+    /** The class of the shares' advisory locks (their two-key form). */
+    private static final int FAIR_SHARE_LOCKS = 0x46414952;
     static final int INTERACTIVE = 0;
     static final int BATCH = 1;
     /** The turn's instance and agent as the runtime has them (a row of nulls when it has neither); instance, then agent. */
@@ -91,13 +97,20 @@ final class LocalAgentTurns {
             + " LEFT JOIN local_instance i ON i.instance_id = ?"
             + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
     /**
+     * The lock that orders the recording of a share's turns against its claims (the two-key form: apart from the channels'
+     * one-key locks): shared by the recordings, which then run side by side, exclusive for a claim. An advisory lock, so
+     * that recording a turn writes nothing to its share unless the share must learn of it.
+     */
+    private static final String SHARE_LOCK = "SELECT %s(" + FAIR_SHARE_LOCKS + ", hashtext(?::text || ':' || ?::text))";
+    /**
      * A turn recorded: claimed by this node at once when no share has turns waiting and this node has room for it (the first
      * parameter; there is nothing to be fair to), else waiting, its owner's share told so when it did not know (an owner that
      * had none waiting rejoins at the pass being served, or its own when that is further: it does not catch up on the time
      * it had nothing to run) or when the turn is below the share's cursor (recorded out of order: the cursor moves down to it).
-     * A share that knows already is not written, so a flood writes its share once. The share's row lock orders this
-     * against a claim of the share: a claim that locked it first commits before this writes it, and then sees this turn.
-     * Answers how it was recorded (null: known already) and the turn's instance and agent.
+     * A share that knows already is neither written nor locked, so a flood writes its share once. Run after the share's
+     * lock, shared ({@link #SHARE_LOCK}): a claim of the share either committed before (this statement sees what it left)
+     * or waits for this turn's commit (and then sees the turn). Answers how it was recorded (null: known already) and the
+     * turn's instance and agent.
      */
     private static final String RECORD = "WITH direct AS (SELECT ?::boolean AND NOT EXISTS (SELECT 1 FROM local_fair_share WHERE ready > 0)"
             + " AS now),"
@@ -107,36 +120,41 @@ final class LocalAgentTurns {
             + " CASE WHEN direct.now THEN ? END, ?, ?, ? FROM direct ON CONFLICT DO NOTHING RETURNING owner_id, priority, state, log_window),"
             + " share AS (INSERT INTO local_fair_share AS f (owner_id, priority, pass, ready, stride, claimed_through)"
             + " SELECT r.owner_id, r.priority, c.pass, 1, ?, r.log_window - 1 FROM recorded r JOIN local_fair_clock c ON c.priority = r.priority"
-            + " WHERE r.state = 'ready' ON CONFLICT (owner_id, priority) DO UPDATE SET ready = 1, stride = EXCLUDED.stride,"
+            + " WHERE r.state = 'ready' AND NOT EXISTS (SELECT 1 FROM local_fair_share k WHERE k.owner_id = r.owner_id"
+            + " AND k.priority = r.priority AND k.ready > 0 AND k.claimed_through < r.log_window)"
+            + " ON CONFLICT (owner_id, priority) DO UPDATE SET ready = 1, stride = EXCLUDED.stride,"
             + " pass = CASE WHEN f.ready = 0 THEN GREATEST(f.pass, EXCLUDED.pass) ELSE f.pass END,"
             + " claimed_through = CASE WHEN f.ready = 0 THEN EXCLUDED.claimed_through ELSE LEAST(f.claimed_through, EXCLUDED.claimed_through) END"
             + " WHERE f.ready = 0 OR EXCLUDED.claimed_through < f.claimed_through)"
             + " SELECT (SELECT state FROM recorded) AS recorded," + PLACEMENT;
     /**
-     * The share to claim from next, locked until the claim commits: of the shares with turns waiting, the one with the lowest
-     * pass (interactive ones first), with the lowest pass of the others waiting at its priority (its rival; null when none).
+     * The share to claim from next: of the shares with turns waiting, the one with the lowest pass (interactive ones first),
+     * with the lowest pass of the others waiting at its priority (its rival; null when none). Read without a lock: the
+     * claim takes the share's own ({@link #SHARE_LOCK}, exclusive) and reads it again.
      */
-    private static final String PICK = "SELECT f.owner_id, f.priority, f.pass, f.stride, f.claimed_through, (SELECT min(r.pass)"
+    private static final String PICK = "SELECT f.owner_id, f.priority, f.pass, f.stride, (SELECT min(r.pass)"
             + " FROM local_fair_share r WHERE r.priority = f.priority AND r.owner_id <> f.owner_id AND r.ready > 0) AS rival"
-            + " FROM local_fair_share f WHERE f.ready > 0 ORDER BY f.priority, f.pass LIMIT 1 FOR UPDATE OF f";
+            + " FROM local_fair_share f WHERE f.ready > 0 ORDER BY f.priority, f.pass LIMIT 1";
     /**
-     * Claims the picked share's oldest waiting turns above its cursor (owner, priority, cursor, how many), moves its pass on
-     * by what was claimed, its cursor to the last one, says whether it has more waiting (owner, priority), and moves the
-     * pass being served (to the picked pass, for the priority). Run after {@link #PICK} in its transaction, so its snapshot
-     * has every turn recorded for the share before the lock. Answers each turn with its instance and agent.
+     * Claims the share's oldest waiting turns above its cursor (owner, priority, how many), moves its pass on by what was
+     * claimed, its cursor to the last one, says whether it has more waiting, and moves the pass being served (to the share's
+     * pass before the claim). Run after the share's lock, exclusive ({@link #SHARE_LOCK}), in its transaction: no turn of
+     * the share is being recorded, and this statement sees every one recorded and the share as the last claim left it.
+     * Answers each turn with its instance and agent.
      */
-    private static final String CLAIM = "WITH take AS (SELECT l.channel_id, l.turn, l.log_window FROM local_turn l"
-            + " WHERE l.owner_id = ? AND l.priority = ? AND l.state = 'ready' AND l.log_window > ? ORDER BY l.log_window LIMIT ? FOR UPDATE),"
+    private static final String CLAIM = "WITH share AS (SELECT owner_id, priority, pass, claimed_through FROM local_fair_share"
+            + " WHERE owner_id = ? AND priority = ? AND ready > 0),"
+            + " take AS (SELECT l.channel_id, l.turn, l.log_window FROM local_turn l, share s WHERE l.owner_id = s.owner_id"
+            + " AND l.priority = s.priority AND l.state = 'ready' AND l.log_window > s.claimed_through ORDER BY l.log_window LIMIT ? FOR UPDATE OF l),"
             + " claimed AS (UPDATE local_turn l SET state = 'running', claimed_by = ?, claimed_at = ?, updated_at = ? FROM take"
             + " WHERE l.channel_id = take.channel_id AND l.turn = take.turn RETURNING l.kind, l.channel_id, l.turn, l.instance_id,"
             + " l.agent_id, l.owner_id, l.context_id, l.runtime_epoch, l.log_window, l.input, l.priority),"
-            + " through AS (SELECT f.owner_id, f.priority, GREATEST(f.claimed_through, (SELECT max(log_window) FROM take)) AS upto"
-            + " FROM local_fair_share f WHERE f.owner_id = ? AND f.priority = ?),"
+            + " through AS (SELECT s.owner_id, s.priority, GREATEST(s.claimed_through, (SELECT max(log_window) FROM take)) AS upto FROM share s),"
             + " moved AS (UPDATE local_fair_share f SET pass = f.pass + f.stride * (SELECT count(*) FROM claimed), claimed_through = t.upto,"
             + " ready = CASE WHEN EXISTS (SELECT 1 FROM local_turn l WHERE l.owner_id = t.owner_id AND l.priority = t.priority"
             + " AND l.state = 'ready' AND l.log_window > t.upto) THEN 1 ELSE 0 END"
             + " FROM through t WHERE f.owner_id = t.owner_id AND f.priority = t.priority),"
-            + " clock AS (UPDATE local_fair_clock c SET pass = ? WHERE c.priority = ? AND c.pass < ?)"
+            + " clock AS (UPDATE local_fair_clock c SET pass = s.pass FROM share s WHERE c.priority = s.priority AND c.pass < s.pass)"
             + " SELECT c.kind, c.channel_id, c.turn, c.instance_id, c.agent_id, c.owner_id, c.context_id, c.runtime_epoch, c.log_window,"
             + " c.input::text AS input, c.priority, i.state, i.runtime_epoch AS instance_epoch, a.model, a.instructions FROM claimed c"
             + " LEFT JOIN local_instance i ON i.instance_id = c.instance_id"
@@ -238,10 +256,12 @@ final class LocalAgentTurns {
             renewNode();
         }
         OffsetDateTime now = now();
-        Map<String, Object> recorded = jdbc.queryForMap(RECORD, queued.get() < maxQueued, turn.kind().wireName(), turn.channel(),
-                turn.turn(), turn.instanceId().value(), turn.agentId().value(), turn.ownerId().value(), turn.contextId(),
-                turn.runtimeEpoch(), turn.logWindow(), JSON.writeValueAsString(turn.message()), turn.interactive() ? INTERACTIVE : BATCH,
-                node, now, now, now, 1.0 / Math.max(1, weights.apply(turn.ownerId())), turn.instanceId().value(), turn.agentId().value());
+        int priority = turn.interactive() ? INTERACTIVE : BATCH;
+        Map<String, Object> recorded = afterShareLock("pg_advisory_xact_lock_shared", turn.ownerId().value(), priority, RECORD,
+                new ColumnMapRowMapper(), queued.get() < maxQueued, turn.kind().wireName(), turn.channel(), turn.turn(),
+                turn.instanceId().value(), turn.agentId().value(), turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(),
+                turn.logWindow(), JSON.writeValueAsString(turn.message()), priority, node, now, now, now,
+                1.0 / Math.max(1, weights.apply(turn.ownerId())), turn.instanceId().value(), turn.agentId().value()).getFirst();
         Object state = recorded.get("recorded");
         if ("running".equals(state)) {
             run(turn, recorded);
@@ -299,24 +319,51 @@ final class LocalAgentTurns {
         if (!nodeRecorded) {
             renewNode();
         }
+        List<Map<String, Object>> picked = jdbc.queryForList(PICK);
+        if (picked.isEmpty()) {
+            return 0;
+        }
+        Map<String, Object> share = picked.getFirst();
+        double pass = ((Number) share.get("pass")).doubleValue();
+        Number rival = (Number) share.get("rival");
+        int take = rival == null ? max
+                : (int) Math.max(1, Math.min(max, 1 + Math.floor((rival.doubleValue() - pass) / ((Number) share.get("stride")).doubleValue())));
+        UUID owner = (UUID) share.get("owner_id");
+        int priority = ((Number) share.get("priority")).intValue();
         List<Claimed> claimed = transactions.execute(status -> {
-            List<Map<String, Object>> picked = jdbc.queryForList(PICK);
-            if (picked.isEmpty()) {
-                return List.<Claimed>of();
-            }
-            Map<String, Object> share = picked.getFirst();
-            double pass = ((Number) share.get("pass")).doubleValue();
-            Number rival = (Number) share.get("rival");
-            int take = rival == null ? max
-                    : (int) Math.max(1, Math.min(max, 1 + Math.floor((rival.doubleValue() - pass) / ((Number) share.get("stride")).doubleValue())));
             OffsetDateTime now = now();
-            Object owner = share.get("owner_id");
-            Object priority = share.get("priority");
-            return jdbc.query(CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)), owner, priority, share.get("claimed_through"),
-                    take, node, now, now, owner, priority, pass, priority, pass);
+            return afterShareLock("pg_advisory_xact_lock", owner, priority, CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)),
+                    owner, priority, take, node, now, now);
         });
         claimed.forEach(next -> run(next.turn(), next.placement()));
         return claimed.size();
+    }
+
+    /**
+     * The rows of {@code statement}, run after the lock of the owner's share at {@code priority} ({@code lock}: the shared or the
+     * exclusive function, {@link #SHARE_LOCK}) in one round trip: the two statements go in one message, which PostgreSQL runs
+     * as one transaction (its own when none is open here), holding the lock to its end; {@code statement} takes its snapshot
+     * after the lock was granted (read committed: each statement takes a new one).
+     */
+    private <T> List<T> afterShareLock(String lock, UUID owner, int priority, String statement, RowMapper<T> mapper, Object... arguments) {
+        Object[] all = new Object[arguments.length + 2];
+        all[0] = owner;
+        all[1] = priority;
+        System.arraycopy(arguments, 0, all, 2, arguments.length);
+        return jdbc.execute(SHARE_LOCK.formatted(lock) + "; " + statement, (PreparedStatementCallback<List<T>>) prepared -> {
+            new ArgumentPreparedStatementSetter(all).setValues(prepared);
+            prepared.execute();
+            if (!prepared.getMoreResults()) {
+                throw new IllegalStateException("The statement after the share's lock returned no rows");
+            }
+            List<T> rows = new ArrayList<>();
+            try (ResultSet result = prepared.getResultSet()) {
+                while (result.next()) {
+                    rows.add(mapper.mapRow(result, rows.size()));
+                }
+            }
+            return rows;
+        });
     }
 
     /** A claimed turn, with its instance and agent as the runtime has them. */
