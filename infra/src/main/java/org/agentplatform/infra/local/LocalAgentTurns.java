@@ -136,7 +136,7 @@ final class LocalAgentTurns {
             + " FROM local_fair_share r WHERE r.priority = f.priority AND r.owner_id <> f.owner_id AND r.ready > 0) AS rival"
             + " FROM local_fair_share f WHERE f.ready > 0 ORDER BY f.priority, f.pass LIMIT 1";
     /**
-     * Claims the share's oldest waiting turns above its cursor (owner, priority, how many), moves its pass on by what was
+     * Claims the share's oldest waiting turns above its cursor (owner and priority, twice; how many), moves its pass on by what was
      * claimed, its cursor to the last one, says whether it has more waiting, and moves the pass being served (to the share's
      * pass before the claim). Run after the share's lock, exclusive ({@link #SHARE_LOCK}), in its transaction: no turn of
      * the share is being recorded, and this statement sees every one recorded and the share as the last claim left it.
@@ -144,8 +144,9 @@ final class LocalAgentTurns {
      */
     private static final String CLAIM = "WITH share AS (SELECT owner_id, priority, pass, claimed_through FROM local_fair_share"
             + " WHERE owner_id = ? AND priority = ? AND ready > 0),"
-            + " take AS (SELECT l.channel_id, l.turn, l.log_window FROM local_turn l, share s WHERE l.owner_id = s.owner_id"
-            + " AND l.priority = s.priority AND l.state = 'ready' AND l.log_window > s.claimed_through ORDER BY l.log_window LIMIT ? FOR UPDATE OF l),"
+            // the cursor as a value (an init plan), not a join: the index scan starts at it instead of filtering from the range's start
+            + " take AS (SELECT l.channel_id, l.turn, l.log_window FROM local_turn l WHERE l.owner_id = ? AND l.priority = ? AND l.state = 'ready'"
+            + " AND l.log_window > (SELECT claimed_through FROM share) ORDER BY l.log_window LIMIT ? FOR UPDATE OF l),"
             + " claimed AS (UPDATE local_turn l SET state = 'running', claimed_by = ?, claimed_at = ?, updated_at = ? FROM take"
             + " WHERE l.channel_id = take.channel_id AND l.turn = take.turn RETURNING l.kind, l.channel_id, l.turn, l.instance_id,"
             + " l.agent_id, l.owner_id, l.context_id, l.runtime_epoch, l.log_window, l.input, l.priority),"
@@ -333,7 +334,7 @@ final class LocalAgentTurns {
         List<Claimed> claimed = transactions.execute(status -> {
             OffsetDateTime now = now();
             return afterShareLock("pg_advisory_xact_lock", owner, priority, CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)),
-                    owner, priority, take, node, now, now);
+                    owner, priority, owner, priority, take, node, now, now);
         });
         claimed.forEach(next -> run(next.turn(), next.placement()));
         return claimed.size();
