@@ -88,12 +88,10 @@ class TwoNodeFairOrderTest {
             String theirs = neighbour.createAgent(neighbour.runningInstance("linux"), "neighbour");
 
             holder.setAutoCommit(false);
-            List<String> fills = new ArrayList<>();
             for (int filled = 1; filled <= TO_FILL; filled++) {
                 String conversation = flooding.conversation(agent);
                 lock(holder, "pg_advisory_xact_lock", conversation);
                 flooding.say(agent, conversation, "hold\n/echo deltas=1");
-                fills.add(conversation);
                 int expected = filled;
                 await(() -> waitingForLocks(jdbc) + claimedWaiting(nodeA, operator) + claimedWaiting(nodeB, operator), held -> held == expected,
                         "turn " + filled + " holding a worker or waiting for one");
@@ -144,9 +142,10 @@ class TwoNodeFairOrderTest {
         }
     }
 
-    /** Workers waiting for a channel lock the test holds. */
+    /** Workers waiting for a channel lock the test holds (one-key advisory locks: the fair shares' take two keys). */
     private static int waitingForLocks(JdbcTemplate jdbc) {
-        return jdbc.queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", Integer.class);
+        return jdbc.queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND NOT granted",
+                Integer.class);
     }
 
     /** The node's claimed turns waiting for its worker (its gauge). */

@@ -86,6 +86,10 @@ final class LocalAgentTurns {
     private static final long CLAIM_POLL_MS = 200;
     /** How long a claimer whose statement failed waits before it tries again. */
     private static final long CLAIM_BACKOFF_MS = 1_000;
+    /** What a claim answers when the share it picked gave nothing, but another share may: the claimer looks again at once. */
+    private static final int LOOK_AGAIN = -1;
+    /** How many times in a row the claimer looks again at once before it waits. */
+    private static final int MAX_LOOKS = 4;
     /** The turns claimed by one statement at most. */
     private static final int CLAIM_BATCH = 64;
     /** The class of the shares' advisory locks (their two-key form). */
@@ -128,25 +132,26 @@ final class LocalAgentTurns {
             + " WHERE f.ready = 0 OR EXCLUDED.claimed_through < f.claimed_through)"
             + " SELECT (SELECT state FROM recorded) AS recorded," + PLACEMENT;
     /**
-     * The share to claim from next: of the shares with turns waiting, the one with the lowest pass (interactive ones first),
-     * with the lowest pass of the others waiting at its priority (its rival; null when none). Read without a lock: the
-     * claim takes the share's own ({@link #SHARE_LOCK}, exclusive) and reads it again.
+     * The share to claim from next: of the shares with turns waiting, the one with the lowest pass (interactive ones first).
+     * Read without a lock: the claim takes the share's own ({@link #SHARE_LOCK}, exclusive) and reads it again.
      */
-    private static final String PICK = "SELECT f.owner_id, f.priority, f.pass, f.stride, (SELECT min(r.pass)"
-            + " FROM local_fair_share r WHERE r.priority = f.priority AND r.owner_id <> f.owner_id AND r.ready > 0) AS rival"
-            + " FROM local_fair_share f WHERE f.ready > 0 ORDER BY f.priority, f.pass LIMIT 1";
+    private static final String PICK = "SELECT owner_id, priority FROM local_fair_share WHERE ready > 0 ORDER BY priority, pass LIMIT 1";
     /**
-     * Claims the share's oldest waiting turns above its cursor (owner and priority, twice; how many), moves its pass on by what was
-     * claimed, its cursor to the last one, says whether it has more waiting, and moves the pass being served (to the share's
-     * pass before the claim). Run after the share's lock, exclusive ({@link #SHARE_LOCK}), in its transaction: no turn of
-     * the share is being recorded, and this statement sees every one recorded and the share as the last claim left it.
-     * Answers each turn with its instance and agent.
+     * Claims the share's oldest waiting turns above its cursor (owner and priority, twice; at most how many, twice), as many as
+     * keep its pass within one stride past its rival's as they are now (none when another node's claims made another share
+     * the one to serve), moves its pass on by what was claimed, its cursor to the last one, says whether it has more waiting,
+     * and moves the pass being served (to the share's pass before the claim). Run after the share's lock, exclusive
+     * ({@link #SHARE_LOCK}), in its transaction: no turn of the share is being recorded, and this statement sees every one
+     * recorded and the share as the last claim left it. Answers each turn with its instance and agent.
      */
-    private static final String CLAIM = "WITH share AS (SELECT owner_id, priority, pass, claimed_through FROM local_fair_share"
-            + " WHERE owner_id = ? AND priority = ? AND ready > 0),"
+    private static final String CLAIM = "WITH share AS (SELECT f.owner_id, f.priority, f.pass, f.stride, f.claimed_through, (SELECT min(r.pass)"
+            + " FROM local_fair_share r WHERE r.priority = f.priority AND r.owner_id <> f.owner_id AND r.ready > 0) AS rival"
+            + " FROM local_fair_share f WHERE f.owner_id = ? AND f.priority = ? AND f.ready > 0),"
             // the cursor as a value (an init plan), not a join: the index scan starts at it instead of filtering from the range's start
             + " take AS (SELECT l.channel_id, l.turn, l.log_window FROM local_turn l WHERE l.owner_id = ? AND l.priority = ? AND l.state = 'ready'"
-            + " AND l.log_window > (SELECT claimed_through FROM share) ORDER BY l.log_window LIMIT ? FOR UPDATE OF l),"
+            + " AND l.log_window > (SELECT claimed_through FROM share) ORDER BY l.log_window"
+            + " LIMIT (SELECT CASE WHEN rival IS NULL THEN ? ELSE LEAST(?, GREATEST(0, 1 + floor((rival - pass) / stride)::int)) END FROM share)"
+            + " FOR UPDATE OF l),"
             + " claimed AS (UPDATE local_turn l SET state = 'running', claimed_by = ?, claimed_at = ?, updated_at = ? FROM take"
             + " WHERE l.channel_id = take.channel_id AND l.turn = take.turn RETURNING l.kind, l.channel_id, l.turn, l.instance_id,"
             + " l.agent_id, l.owner_id, l.context_id, l.runtime_epoch, l.log_window, l.input, l.priority),"
@@ -288,6 +293,7 @@ final class LocalAgentTurns {
      */
     private void claimLoop() {
         boolean failing = false;
+        int looked = 0;
         while (!Thread.currentThread().isInterrupted()) {
             try {
                 int room = maxQueued - queued.get();
@@ -296,7 +302,9 @@ final class LocalAgentTurns {
                     log.atInfo().log("turns are claimed again");
                     failing = false;
                 }
-                if (claimed == 0 || claimed >= room) {
+                looked = claimed == LOOK_AGAIN ? looked + 1 : 0;
+                if (claimed == 0 || claimed >= room || looked > MAX_LOOKS) {
+                    looked = 0;
                     wake.tryAcquire(CLAIM_POLL_MS, TimeUnit.MILLISECONDS);
                     wake.drainPermits();
                 }
@@ -313,8 +321,8 @@ final class LocalAgentTurns {
     }
 
     /**
-     * Claims up to {@code max} turns in the fair order and hands them to the workers; answers how many. Of the share picked,
-     * as many as keep its pass within one stride past its rival's (all {@code max} when no other share waits).
+     * Claims up to {@code max} turns in the fair order and hands them to the workers; answers how many, or {@link #LOOK_AGAIN}
+     * when the share picked gave none but another may.
      */
     private int claim(int max) {
         if (!nodeRecorded) {
@@ -324,25 +332,23 @@ final class LocalAgentTurns {
         if (picked.isEmpty()) {
             return 0;
         }
-        Map<String, Object> share = picked.getFirst();
-        double pass = ((Number) share.get("pass")).doubleValue();
-        Number rival = (Number) share.get("rival");
-        int take = rival == null ? max
-                : (int) Math.max(1, Math.min(max, 1 + Math.floor((rival.doubleValue() - pass) / ((Number) share.get("stride")).doubleValue())));
-        UUID owner = (UUID) share.get("owner_id");
-        int priority = ((Number) share.get("priority")).intValue();
+        UUID owner = (UUID) picked.getFirst().get("owner_id");
+        int priority = ((Number) picked.getFirst().get("priority")).intValue();
         List<Claimed> claimed = transactions.execute(status -> {
+            jdbc.query(SHARE_LOCK.formatted("pg_advisory_xact_lock"), row -> null, owner, priority);
+            // the instant read once the lock is this node's: claims of one share are stamped in the order they were made
             OffsetDateTime now = now();
-            return afterShareLock("pg_advisory_xact_lock", owner, priority, CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)),
-                    owner, priority, owner, priority, take, node, now, now);
+            return jdbc.query(CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)), owner, priority, owner, priority, max, max,
+                    node, now, now);
         });
         claimed.forEach(next -> run(next.turn(), next.placement()));
-        return claimed.size();
+        // a share picked, none taken: another node's claims made another share the one to serve, or its flag was stale
+        return claimed.isEmpty() ? LOOK_AGAIN : claimed.size();
     }
 
     /**
-     * The rows of {@code statement}, run after the lock of the owner's share at {@code priority} ({@code lock}: the shared or the
-     * exclusive function, {@link #SHARE_LOCK}) in one round trip: the two statements go in one message, which PostgreSQL runs
+     * The rows of {@code statement}, run after the lock of the owner's share at {@code priority} ({@code lock}: the lock
+     * function, {@link #SHARE_LOCK}) in one round trip: the two statements go in one message, which PostgreSQL runs
      * as one transaction (its own when none is open here), holding the lock to its end; {@code statement} takes its snapshot
      * after the lock was granted (read committed: each statement takes a new one).
      */

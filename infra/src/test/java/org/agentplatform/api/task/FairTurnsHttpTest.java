@@ -50,8 +50,9 @@ class FairTurnsHttpTest extends ApiTest {
                 lock.setLong(1, channel.getMostSignificantBits() ^ channel.getLeastSignificantBits());
                 lock.executeQuery().close();
             }
-            await(() -> jdbc().queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted", Integer.class),
-                    waiting -> waiting > 0, "the worker waiting for the channel's lock");
+            // a one-key advisory lock (the fair shares' take two keys)
+            await(() -> jdbc().queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND NOT granted",
+                    Integer.class), waiting -> waiting > 0, "the worker waiting for the channel's lock");
 
             IntStream.rangeClosed(1, BACKLOG).forEach(index -> flood.add(flooding.task(agent, "flood " + index)));
             neighbours = neighbour.task(theirs, "my turn");
