@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -46,16 +47,14 @@ import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TurnBegan;
+import org.agentplatform.query.AfterLock;
 import org.agentplatform.query.channel.ChannelChunks.Written;
 import org.agentplatform.query.channel.ChannelChunks.WrittenAlong;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.ColumnMapRowMapper;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.PreparedStatementCallback;
-import org.springframework.jdbc.core.RowMapper;
 import org.springframework.transaction.support.TransactionTemplate;
 import reactor.core.Disposable;
 import reactor.core.scheduler.Schedulers;
@@ -263,11 +262,13 @@ final class LocalAgentTurns {
         }
         OffsetDateTime now = now();
         int priority = turn.interactive() ? INTERACTIVE : BATCH;
-        Map<String, Object> recorded = afterShareLock("pg_advisory_xact_lock_shared", turn.ownerId().value(), priority, RECORD,
-                new ColumnMapRowMapper(), queued.get() < maxQueued, turn.kind().wireName(), turn.channel(), turn.turn(),
-                turn.instanceId().value(), turn.agentId().value(), turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(),
-                turn.logWindow(), JSON.writeValueAsString(turn.message()), priority, node, now, now, now,
-                1.0 / Math.max(1, weights.apply(turn.ownerId())), turn.instanceId().value(), turn.agentId().value()).getFirst();
+        // under the share's lock, shared, in one round trip with it
+        Map<String, Object> recorded = AfterLock.oneRow(jdbc, SHARE_LOCK.formatted("pg_advisory_xact_lock_shared"), RECORD,
+                Arrays.asList(turn.ownerId().value(), priority, queued.get() < maxQueued, turn.kind().wireName(), turn.channel(), turn.turn(),
+                        turn.instanceId().value(), turn.agentId().value(), turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(),
+                        turn.logWindow(), JSON.writeValueAsString(turn.message()), priority, node, now, now, now,
+                        1.0 / Math.max(1, weights.apply(turn.ownerId())), turn.instanceId().value(), turn.agentId().value()),
+                new ColumnMapRowMapper());
         Object state = recorded.get("recorded");
         if ("running".equals(state)) {
             run(turn, recorded);
@@ -344,33 +345,6 @@ final class LocalAgentTurns {
         claimed.forEach(next -> run(next.turn(), next.placement()));
         // a share picked, none taken: another node's claims made another share the one to serve, or its flag was stale
         return claimed.isEmpty() ? LOOK_AGAIN : claimed.size();
-    }
-
-    /**
-     * The rows of {@code statement}, run after the lock of the owner's share at {@code priority} ({@code lock}: the lock
-     * function, {@link #SHARE_LOCK}) in one round trip: the two statements go in one message, which PostgreSQL runs
-     * as one transaction (its own when none is open here), holding the lock to its end; {@code statement} takes its snapshot
-     * after the lock was granted (read committed: each statement takes a new one).
-     */
-    private <T> List<T> afterShareLock(String lock, UUID owner, int priority, String statement, RowMapper<T> mapper, Object... arguments) {
-        Object[] all = new Object[arguments.length + 2];
-        all[0] = owner;
-        all[1] = priority;
-        System.arraycopy(arguments, 0, all, 2, arguments.length);
-        return jdbc.execute(SHARE_LOCK.formatted(lock) + "; " + statement, (PreparedStatementCallback<List<T>>) prepared -> {
-            new ArgumentPreparedStatementSetter(all).setValues(prepared);
-            prepared.execute();
-            if (!prepared.getMoreResults()) {
-                throw new IllegalStateException("The statement after the share's lock returned no rows");
-            }
-            List<T> rows = new ArrayList<>();
-            try (ResultSet result = prepared.getResultSet()) {
-                while (result.next()) {
-                    rows.add(mapper.mapRow(result, rows.size()));
-                }
-            }
-            return rows;
-        });
     }
 
     /** A claimed turn, with its instance and agent as the runtime has them. */

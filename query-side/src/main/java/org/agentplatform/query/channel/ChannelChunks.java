@@ -1,16 +1,14 @@
 package org.agentplatform.query.channel;
 
-import java.sql.ResultSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import org.agentplatform.query.AfterLock;
 import org.agentplatform.query.SqlTime;
-import org.springframework.jdbc.core.ArgumentPreparedStatementSetter;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.core.PreparedStatementCallback;
 import org.springframework.jdbc.core.RowMapper;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -117,29 +115,9 @@ public final class ChannelChunks {
                 (row, index) -> new WrittenAlong(row.getBoolean("over") ? Written.TURN_OVER : Written.WRITTEN, row.getBoolean("applied")));
     }
 
-    /**
-     * The one row of {@code statement}, run under the channel's lock in one round trip: the lock's statement and this one
-     * go in one message, which PostgreSQL runs as one transaction (its own when none is open here), holding the lock to its
-     * end; and {@code statement}, a command after the lock, sees every status committed before the lock was ours (read
-     * committed: each command takes a new snapshot).
-     */
+    /** The one row of {@code statement}, run under the channel's lock, in one round trip with it ({@link AfterLock}). */
     private <T> T underLock(UUID channel, String statement, List<Object> arguments, RowMapper<T> mapper) {
-        List<Object> all = new ArrayList<>(arguments.size() + 1);
-        all.add(ChannelLocks.key(channel));
-        all.addAll(arguments);
-        return jdbc.execute(ChannelLocks.LOCK + "; " + statement, (PreparedStatementCallback<T>) prepared -> {
-            new ArgumentPreparedStatementSetter(all.toArray()).setValues(prepared);
-            prepared.execute();
-            if (!prepared.getMoreResults()) {
-                throw new IllegalStateException("The chunks' statement returned no rows");
-            }
-            try (ResultSet rows = prepared.getResultSet()) {
-                if (!rows.next()) {
-                    throw new IllegalStateException("The chunks' statement returned no rows");
-                }
-                return mapper.mapRow(rows, 0);
-            }
-        });
+        return AfterLock.oneRow(jdbc, ChannelLocks.LOCK, statement, AfterLock.arguments(List.of(ChannelLocks.key(channel)), arguments), mapper);
     }
 
     /** The arguments of {@link #ENDED}. */

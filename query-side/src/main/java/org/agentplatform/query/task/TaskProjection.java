@@ -102,9 +102,8 @@ public class TaskProjection {
     @EventHandler
     void on(TaskTurnBegan event, @SequenceNumber long sequence, @Timestamp Instant at) {
         long offset = ChannelOffsets.ofTurnBegan(event.window());
-        List<Object> arguments = new ArrayList<>(List.of(event.status().wireName()));
         log.writeAt(event.taskId().value(), offset, event.began(), ChannelLog.Change.update("task_view", event.taskId().value(), sequence, at,
-                offset, "status = ?", arguments.toArray()), List.of(status(event, event.turn(), Map.of())));
+                offset, "status = ?", event.status().wireName()), List.of(status(event, event.turn(), Map.of())));
     }
 
     @EventHandler
