@@ -556,8 +556,12 @@ public final class Bench {
                 Thread.currentThread().interrupt();
             }
         });
+        Map<String, Double> peakLags = new java.util.concurrent.ConcurrentSkipListMap<>();
+        Thread sampling = Thread.ofPlatform().daemon().start(() -> sampleLags(peakLags));
         Steady during = steady(neighbour, window);
         flooding.join();
+        sampling.interrupt();
+        sampling.join();
         long backlogAtStop = unfinishedTasks();
         awaitDrained();
         long inversions = startInversions(floodStarted);
@@ -575,6 +579,7 @@ public final class Bench {
         json.put("a_turns_started_out_of_creation_order", inversions);
         json.put("a_running_statuses", early[0]);
         json.put("a_running_before_claimed", early[1]);
+        json.put("processor_lag_peak_events", peakLags);
         double invokeRatio = during.invokes().summary().p99() / Math.max(0.001, atRest.invokes().summary().p99());
         double doneRatio = during.done().summary().p99() / Math.max(0.001, atRest.done().summary().p99());
         json.put("b_invoke_p99_ratio", invokeRatio);
@@ -589,6 +594,22 @@ public final class Bench {
                         + " before their turn was claimed%n", atRest.invokes().summary(),
                 floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(), flood.get().ok(),
                 flood.get().failed(), backlogAtStop, inversions, early[1], early[0]);
+        System.out.println("bench: neighbours: each processor's peak lag during the flood (events): " + peakLags);
+    }
+
+    /** Until interrupted, every second: each processor's lag, the highest seen kept in {@code peaks} (where a flood's tail is set). */
+    private void sampleLags(Map<String, Double> peaks) {
+        while (!Thread.currentThread().isInterrupted()) {
+            try {
+                Platform.processorLags(metrics()).forEach((processor, lag) -> peaks.merge(processor, lag, Math::max));
+                Thread.sleep(1_000);
+            } catch (InterruptedException stopped) {
+                return;
+            } catch (RuntimeException unreadable) {
+                System.out.println("bench: neighbours: the processors' lag could not be read: " + unreadable.getMessage());
+                return;
+            }
+        }
     }
 
     /** Owner B's steady work over a window: its invoke round trips, and its tasks from create to the stream's {@code done}. */

@@ -483,19 +483,7 @@ public final class Crash {
     private Map<String, Double> lags() throws IOException, InterruptedException {
         HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(URI.create("http://" + HOST + ":" + service.port() + "/actuator/prometheus"))
                 .timeout(Duration.ofSeconds(20)).header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
-        Map<String, Double> lags = new java.util.TreeMap<>();
-        java.util.regex.Pattern lagOf = java.util.regex.Pattern.compile("agent_platform_processor_lag_events\\{.*processor=\"([^\"]+)\".*}");
-        Platform.series(metrics.body()).forEach((series, value) -> {
-            java.util.regex.Matcher processor = lagOf.matcher(series);
-            if (processor.matches()) {
-                double lag = Double.parseDouble(value);
-                lags.put(processor.group(1), Double.isNaN(lag) ? 0 : lag);
-            }
-        });
-        if (lags.isEmpty()) {
-            throw new IllegalStateException("no agent_platform_processor_lag_events in /actuator/prometheus");
-        }
-        return lags;
+        return Platform.processorLags(metrics.body());
     }
 
     /** With the service stopped: every read model equals its rebuild, and the audit chain verifies. */

@@ -119,6 +119,23 @@ final class Platform {
         return values;
     }
 
+    /** Each processor's lag behind the store's head in an exposition ({@code agent_platform_processor_lag_events}), by processor. */
+    static Map<String, Double> processorLags(String exposition) {
+        Map<String, Double> lags = new java.util.TreeMap<>();
+        java.util.regex.Pattern lagOf = java.util.regex.Pattern.compile("agent_platform_processor_lag_events\\{.*processor=\"([^\"]+)\".*}");
+        series(exposition).forEach((series, value) -> {
+            java.util.regex.Matcher processor = lagOf.matcher(series);
+            if (processor.matches()) {
+                double lag = Double.parseDouble(value);
+                lags.put(processor.group(1), Double.isNaN(lag) ? 0 : lag);
+            }
+        });
+        if (lags.isEmpty()) {
+            throw new IllegalStateException("no agent_platform_processor_lag_events in /actuator/prometheus");
+        }
+        return lags;
+    }
+
     static String json(Object value) {
         return JSON.writeValueAsString(value);
     }
