@@ -20,22 +20,32 @@ public final class AfterLock {
     }
 
     /**
-     * The one row of {@code statement}, run after {@code lock} (one row, whatever it is); the lock's arguments first in
+     * The one row of {@code statement}, run after {@code lock} (whatever rows it returns); the lock's arguments first in
      * {@code arguments}, then the statement's.
      */
     public static <T> T oneRow(JdbcTemplate jdbc, String lock, String statement, List<Object> arguments, RowMapper<T> mapper) {
-        return jdbc.execute(lock + "; " + statement, (PreparedStatementCallback<T>) prepared -> {
+        List<T> rows = rows(jdbc, lock, statement, arguments, mapper);
+        if (rows.isEmpty()) {
+            throw new IllegalStateException("The statement after the lock returned no rows");
+        }
+        return rows.getFirst();
+    }
+
+    /** The rows of {@code statement}, run after {@code lock} (whatever rows it returns); arguments as {@link #oneRow}. */
+    public static <T> List<T> rows(JdbcTemplate jdbc, String lock, String statement, List<Object> arguments, RowMapper<T> mapper) {
+        return jdbc.execute(lock + "; " + statement, (PreparedStatementCallback<List<T>>) prepared -> {
             new ArgumentPreparedStatementSetter(arguments.toArray()).setValues(prepared);
             prepared.execute();
             if (!prepared.getMoreResults()) {
-                throw new IllegalStateException("The statement after the lock returned no rows");
+                throw new IllegalStateException("The statement after the lock returned no result");
             }
-            try (ResultSet rows = prepared.getResultSet()) {
-                if (!rows.next()) {
-                    throw new IllegalStateException("The statement after the lock returned no rows");
+            List<T> rows = new ArrayList<>();
+            try (ResultSet result = prepared.getResultSet()) {
+                while (result.next()) {
+                    rows.add(mapper.mapRow(result, rows.size()));
                 }
-                return mapper.mapRow(rows, 0);
             }
+            return rows;
         });
     }
 

@@ -5,6 +5,7 @@ import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.instance.ReadinessCheck;
 import org.agentplatform.command.turn.AgentRuntime;
 import org.agentplatform.command.turn.AgentTurn;
+import org.agentplatform.command.turn.BatchHandOff;
 import org.agentplatform.command.turn.RuntimeHandOff;
 import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.instance.InstanceEvent.RuntimeStarted;
@@ -25,21 +26,18 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.messaging.annotation.MetaDataValue;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Moves tasks to their agent's runtime: a task starts with its creation at the runtime epoch its creator saw
  * the instance serve at (the runtime refuses a turn of an epoch that has passed, failing the task
  * {@code agent_offline}), or, created without one, once its instance serves; each started or continued turn
- * goes to the runtime; a canceled or timed-out task's turn is stopped. A started turn is handed on on the processor's
- * thread (a short write), the rest off it; what a crash loses there is swept ({@link #dispatchQueuedOn}) and turns are
- * recovered by the runtime.
+ * goes to the runtime; a canceled or timed-out task's turn is stopped. Started turns are handed on as the processor's
+ * batch commits (one short write for the batch), the rest off its thread; what a crash loses there is swept
+ * ({@link #dispatchQueuedOn}) and turns are recovered by the runtime.
  */
 @ProcessingGroup(TaskDispatcher.GROUP)
 public class TaskDispatcher {
 
-    private static final Logger log = LoggerFactory.getLogger(TaskDispatcher.class);
     public static final String GROUP = "task-dispatch";
     static final String AGENT_OFFLINE = "agent_offline";
 
@@ -47,10 +45,12 @@ public class TaskDispatcher {
     private final AgentRuntime runtime;
     private final QueuedTasks queued;
     private final Executor executor;
+    private final BatchHandOff started;
 
     public TaskDispatcher(CommandGateway commands, AgentRuntime runtime, QueuedTasks queued, Executor executor) {
         this.commands = commands;
         this.runtime = runtime;
+        this.started = new BatchHandOff(runtime);
         this.queued = queued;
         this.executor = ProcessCommands.carrying(executor);
     }
@@ -78,20 +78,14 @@ public class TaskDispatcher {
     }
 
     /**
-     * The started turn goes to the runtime on the processor's thread (taking it in is one short write): the dispatcher moves
-     * on no faster than the runtime takes its turns in, so a backlog waits in the event store or the runtime, not in a queue
-     * in memory, and the recovery never sees a turn whose token has passed before the runtime has it. A hand-off that fails
-     * is the recovery's ({@code StartedTurns}): the stream goes on.
+     * The started turn goes to the runtime with the others of the processor's batch as the batch commits ({@link BatchHandOff}:
+     * one short write for the batch): the dispatcher moves on no faster than the runtime takes its turns in, so a backlog
+     * waits in the event store or the runtime, not in a queue in memory, and the recovery never sees a turn whose token has
+     * passed before the runtime has it. A hand-off that fails is the recovery's ({@code StartedTurns}): the stream goes on.
      */
     @EventHandler
     void on(TaskStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
-        AgentTurn turn = AgentTurn.of(event.task(), event.turn(), event.runtimeEpoch(), globalIndex, event.message(), event.interactive());
-        try {
-            runtime.startTurn(turn);
-        } catch (RuntimeException failure) {
-            log.atWarn().addKeyValue("task_id", event.taskId().toString()).setCause(failure)
-                    .log("the turn could not be handed to the runtime; the recovery sweep hands it over again");
-        }
+        started.add(AgentTurn.of(event.task(), event.turn(), event.runtimeEpoch(), globalIndex, event.message(), event.interactive()));
     }
 
     /** The caller's answer goes to the runtime at its current epoch; an instance that stopped meanwhile fails the task. */

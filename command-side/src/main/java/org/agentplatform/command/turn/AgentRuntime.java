@@ -1,6 +1,7 @@
 package org.agentplatform.command.turn;
 
 import java.util.Collection;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 
@@ -13,6 +14,14 @@ import java.util.UUID;
 public interface AgentRuntime {
 
     void startTurn(AgentTurn turn);
+
+    /**
+     * Takes several turns in together (those a dispatcher's batch of events started, in the order they were started): one
+     * call instead of one per turn; a turn known already is left as it is, as {@link #startTurn} would.
+     */
+    default void startTurns(List<AgentTurn> turns) {
+        turns.forEach(this::startTurn);
+    }
 
     /**
      * Stops whatever turn of a task or conversation ({@code channel}) runs, if one does: the channel has ended. An

@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.agentplatform.command.turn.AgentTurn;
 import org.agentplatform.command.turn.TurnOutcome.AgentFailed;
@@ -106,30 +107,46 @@ final class LocalAgentTurns {
      */
     private static final String SHARE_LOCK = "SELECT %s(" + FAIR_SHARE_LOCKS + ", hashtext(?::text || ':' || ?::text))";
     /**
-     * A turn recorded: claimed by this node at once when no share has turns waiting and this node has room for it (the first
-     * parameter; there is nothing to be fair to), else waiting, its owner's share told so when it did not know (an owner that
-     * had none waiting rejoins at the pass being served, or its own when that is further: it does not catch up on the time
-     * it had nothing to run) or when the turn is below the share's cursor (recorded out of order: the cursor moves down to it).
-     * A share that knows already is neither written nor locked, so a flood writes its share once. Run after the share's
-     * lock, shared ({@link #SHARE_LOCK}): a claim of the share either committed before (this statement sees what it left)
-     * or waits for this turn's commit (and then sees the turn). Answers how it was recorded (null: known already) and the
-     * turn's instance and agent.
+     * The locks of the shares of turns recorded together (owners and priorities, as two arrays), shared, in one order: the
+     * recordings run side by side, a claim ({@link #SHARE_LOCK}, exclusive) waits for them or they for it.
+     */
+    private static final String SHARES_LOCK = "SELECT pg_advisory_xact_lock_shared(" + FAIR_SHARE_LOCKS + ", hashtext(s.owner_id::text || ':' || s.priority::text))"
+            + " FROM (SELECT DISTINCT owner_id, priority FROM unnest(?::uuid[], ?::int[]) AS t (owner_id, priority) ORDER BY 1, 2) s";
+    /**
+     * Turns recorded (a dispatcher's batch, or one): claimed by this node at once when no share has turns waiting and this
+     * node has room for them all (the first parameter; there is nothing to be fair to), else waiting, each share told so by
+     * its first turn when it did not know (an owner that had none waiting rejoins at the pass being served, or its own when
+     * that is further: it does not catch up on the time it had nothing to run) or when that turn is below the share's cursor
+     * (recorded out of order: the cursor moves down to it). A share that knows already is neither written nor locked, so a
+     * flood writes its share once. Run after the shares' locks, shared ({@link #SHARES_LOCK}): a claim of a share either
+     * committed before (this statement sees what it left) or waits for this statement's commit (and then sees the turns).
+     * The turns come as arrays, one per column; answers each turn recorded now (one known already is left out), how, and
+     * the instance and agent of one claimed at once.
      */
     private static final String RECORD = "WITH direct AS (SELECT ?::boolean AND NOT EXISTS (SELECT 1 FROM local_fair_share WHERE ready > 0)"
             + " AS now),"
+            + " given AS (SELECT * FROM unnest(?::text[], ?::uuid[], ?::int[], ?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::bigint[],"
+            + " ?::bigint[], ?::text[], ?::int[], ?::float8[]) AS g (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id,"
+            + " runtime_epoch, log_window, input, priority, stride)),"
             + " recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id, runtime_epoch,"
             + " log_window, input, priority, state, claimed_by, claimed_at, created_at, updated_at)"
-            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, CASE WHEN direct.now THEN 'running' ELSE 'ready' END,"
-            + " CASE WHEN direct.now THEN ? END, ?, ?, ? FROM direct ON CONFLICT DO NOTHING RETURNING owner_id, priority, state, log_window),"
+            + " SELECT g.kind, g.channel_id, g.turn, g.instance_id, g.agent_id, g.owner_id, g.context_id, g.runtime_epoch, g.log_window,"
+            + " g.input::jsonb, g.priority, CASE WHEN direct.now THEN 'running' ELSE 'ready' END, CASE WHEN direct.now THEN ? END, ?, ?, ?"
+            + " FROM given g, direct ON CONFLICT DO NOTHING RETURNING channel_id, turn, instance_id, agent_id, owner_id, priority, state,"
+            + " log_window),"
+            + " firsts AS (SELECT r.owner_id, r.priority, min(r.log_window) AS log_window, max(g.stride) AS stride FROM recorded r"
+            + " JOIN given g ON g.channel_id = r.channel_id AND g.turn = r.turn WHERE r.state = 'ready' GROUP BY r.owner_id, r.priority),"
             + " share AS (INSERT INTO local_fair_share AS f (owner_id, priority, pass, ready, stride, claimed_through)"
-            + " SELECT r.owner_id, r.priority, c.pass, 1, ?, r.log_window - 1 FROM recorded r JOIN local_fair_clock c ON c.priority = r.priority"
-            + " WHERE r.state = 'ready' AND NOT EXISTS (SELECT 1 FROM local_fair_share k WHERE k.owner_id = r.owner_id"
+            + " SELECT r.owner_id, r.priority, c.pass, 1, r.stride, r.log_window - 1 FROM firsts r JOIN local_fair_clock c ON c.priority = r.priority"
+            + " WHERE NOT EXISTS (SELECT 1 FROM local_fair_share k WHERE k.owner_id = r.owner_id"
             + " AND k.priority = r.priority AND k.ready > 0 AND k.claimed_through < r.log_window)"
             + " ON CONFLICT (owner_id, priority) DO UPDATE SET ready = 1, stride = EXCLUDED.stride,"
             + " pass = CASE WHEN f.ready = 0 THEN GREATEST(f.pass, EXCLUDED.pass) ELSE f.pass END,"
             + " claimed_through = CASE WHEN f.ready = 0 THEN EXCLUDED.claimed_through ELSE LEAST(f.claimed_through, EXCLUDED.claimed_through) END"
             + " WHERE f.ready = 0 OR EXCLUDED.claimed_through < f.claimed_through)"
-            + " SELECT (SELECT state FROM recorded) AS recorded," + PLACEMENT;
+            + " SELECT r.channel_id, r.turn, r.state AS recorded, i.state, i.runtime_epoch AS instance_epoch, a.model, a.instructions"
+            + " FROM recorded r LEFT JOIN local_instance i ON r.state = 'running' AND i.instance_id = r.instance_id"
+            + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = r.agent_id";
     /**
      * The share to claim from next: of the shares with turns waiting, the one with the lowest pass (interactive ones first).
      * Read without a lock: the claim takes the share's own ({@link #SHARE_LOCK}, exclusive) and reads it again.
@@ -194,14 +211,19 @@ final class LocalAgentTurns {
     private final AtomicBoolean claiming = new AtomicBoolean();
     private final String node = UUID.randomUUID().toString();
     private final Map<UUID, Live> live = new ConcurrentHashMap<>();
-    private final Queue<Reported> reported = new ConcurrentLinkedQueue<>();
+    /** Turns whose outcome the task or conversation took, marked so in the next write of marks. */
+    private final Queue<ChannelTurn> reported = new ConcurrentLinkedQueue<>();
     /** Turns whose outcome this node is reporting now: a recovery does not report them again while the first report is under way. */
-    private final Set<Reported> reporting = ConcurrentHashMap.newKeySet();
+    private final Set<ChannelTurn> reporting = ConcurrentHashMap.newKeySet();
     private final AtomicBoolean markPending = new AtomicBoolean();
     private volatile boolean nodeRecorded;
 
-    /** A turn whose outcome the task or conversation took. */
-    private record Reported(UUID channel, int turn) {
+    /** A turn of a task or conversation ({@code channel}). */
+    private record ChannelTurn(UUID channel, int turn) {
+    }
+
+    /** A turn recorded now: claimed at once by this node (with its instance and agent), or waiting. */
+    private record Recorded(ChannelTurn turn, boolean runsNow, Map<String, Object> placement) {
     }
 
     /** A turn running on this node. */
@@ -250,33 +272,49 @@ final class LocalAgentTurns {
     }
 
     /**
-     * Records the turn, unless it is known already: run here at once when nothing waits and a worker is about to be free,
-     * else waiting, with this node's claimer woken. A known one (handed again by the sweeper while its first hand-off was on
-     * its way, or again after a processor's retry) is left to {@link #recover}: taken over if its node went silent, reported
-     * again if its outcome was not taken.
+     * Records the turns, in one statement, except those known already: run here at once when nothing waits and the workers
+     * are about to be free for them all, else waiting, with this node's claimer woken. A known one (handed again by the
+     * sweeper while its first hand-off was on its way, or again after a processor's retry) is left to {@link #recover}: taken
+     * over if its node went silent, reported again if its outcome was not taken.
      */
-    void start(AgentTurn turn) {
+    void start(List<AgentTurn> turns) {
+        if (turns.isEmpty()) {
+            return;
+        }
         claimFromNowOn();
         if (!nodeRecorded) {
             renewNode();
         }
         OffsetDateTime now = now();
-        int priority = turn.interactive() ? INTERACTIVE : BATCH;
-        // under the share's lock, shared, in one round trip with it
-        Map<String, Object> recorded = AfterLock.oneRow(jdbc, SHARE_LOCK.formatted("pg_advisory_xact_lock_shared"), RECORD,
-                Arrays.asList(turn.ownerId().value(), priority, queued.get() < maxQueued, turn.kind().wireName(), turn.channel(), turn.turn(),
-                        turn.instanceId().value(), turn.agentId().value(), turn.ownerId().value(), turn.contextId(), turn.runtimeEpoch(),
-                        turn.logWindow(), JSON.writeValueAsString(turn.message()), priority, node, now, now, now,
-                        1.0 / Math.max(1, weights.apply(turn.ownerId())), turn.instanceId().value(), turn.agentId().value()),
-                new ColumnMapRowMapper());
-        Object state = recorded.get("recorded");
-        if ("running".equals(state)) {
-            run(turn, recorded);
-        } else if ("ready".equals(state)) {
+        Object[] owners = turns.stream().map(turn -> turn.ownerId().value()).toArray(UUID[]::new);
+        Object[] priorities = turns.stream().map(turn -> turn.interactive() ? INTERACTIVE : BATCH).toArray(Integer[]::new);
+        List<Object> columns = Arrays.asList(queued.get() + turns.size() <= maxQueued,
+                turns.stream().map(turn -> turn.kind().wireName()).toArray(String[]::new), turns.stream().map(AgentTurn::channel).toArray(UUID[]::new),
+                turns.stream().map(AgentTurn::turn).toArray(Integer[]::new), turns.stream().map(turn -> turn.instanceId().value()).toArray(UUID[]::new),
+                turns.stream().map(turn -> turn.agentId().value()).toArray(UUID[]::new), owners,
+                turns.stream().map(AgentTurn::contextId).toArray(String[]::new), turns.stream().map(AgentTurn::runtimeEpoch).toArray(Long[]::new),
+                turns.stream().map(AgentTurn::logWindow).toArray(Long[]::new),
+                turns.stream().map(turn -> JSON.writeValueAsString(turn.message())).toArray(String[]::new), priorities,
+                turns.stream().map(turn -> 1.0 / Math.max(1, weights.apply(turn.ownerId()))).toArray(Double[]::new), node, now, now, now);
+        // under the shares' locks, shared, in one round trip with them
+        Map<ChannelTurn, Recorded> recorded = AfterLock.rows(jdbc, SHARES_LOCK, RECORD, AfterLock.arguments(List.of(owners, priorities), columns),
+                        (row, index) -> new Recorded(new ChannelTurn(row.getObject("channel_id", UUID.class), row.getInt("turn")),
+                                "running".equals(row.getString("recorded")), placementOf(row)))
+                .stream().collect(Collectors.toMap(Recorded::turn, Function.identity()));
+        boolean waiting = false;
+        for (AgentTurn turn : turns) {
+            Recorded record = recorded.get(new ChannelTurn(turn.channel(), turn.turn()));
+            if (record == null) {
+                log.atDebug().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
+                        .log("the turn is known already; the recovery sweep sees to it");
+            } else if (record.runsNow()) {
+                run(turn, record.placement());
+            } else {
+                waiting = true;
+            }
+        }
+        if (waiting) {
             wake.release();
-        } else {
-            log.atDebug().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
-                    .log("the turn is known already; the recovery sweep sees to it");
         }
     }
 
@@ -686,7 +724,7 @@ final class LocalAgentTurns {
     }
 
     private void report(AgentTurn.Kind kind, UUID channel, int turn, TurnOutcome outcome, TurnBegan began) {
-        Reported key = new Reported(channel, turn);
+        ChannelTurn key = new ChannelTurn(channel, turn);
         if (!reporting.add(key)) {
             return;
         }
@@ -707,7 +745,7 @@ final class LocalAgentTurns {
      * later, which the task or conversation refuses as over.
      */
     private void markReported(UUID channel, int turn) {
-        reported.add(new Reported(channel, turn));
+        reported.add(new ChannelTurn(channel, turn));
         if (markPending.compareAndSet(false, true)) {
             timers.schedule(() -> workers.execute(this::writeMarks), MARK_DELAY_MS, TimeUnit.MILLISECONDS);
         }
@@ -715,8 +753,8 @@ final class LocalAgentTurns {
 
     private void writeMarks() {
         markPending.set(false);
-        List<Reported> marks = new ArrayList<>();
-        for (Reported mark = reported.poll(); mark != null; mark = reported.poll()) {
+        List<ChannelTurn> marks = new ArrayList<>();
+        for (ChannelTurn mark = reported.poll(); mark != null; mark = reported.poll()) {
             marks.add(mark);
         }
         if (marks.isEmpty()) {
@@ -726,7 +764,7 @@ final class LocalAgentTurns {
             jdbc.update("UPDATE local_turn l SET state = 'reported', updated_at = ? FROM unnest(?::uuid[], ?::int[]) AS r(channel_id, turn)"
                             + " WHERE l.channel_id = r.channel_id AND l.turn = r.turn AND l.state = 'finished'", now(),
                     marks.stream().map(mark -> mark.channel().toString()).toArray(String[]::new),
-                    marks.stream().mapToInt(Reported::turn).toArray());
+                    marks.stream().mapToInt(ChannelTurn::turn).toArray());
         } catch (RuntimeException failure) {
             log.atWarn().addKeyValue("turns", marks.size()).setCause(failure)
                     .log("reported turns not marked; they will be reported again");

@@ -297,7 +297,13 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
 
     @Override
     public void startTurn(AgentTurn turn) {
-        turns.start(turn);
+        turns.start(List.of(turn));
+    }
+
+    /** Records the turns in one statement (a dispatcher's batch). */
+    @Override
+    public void startTurns(List<AgentTurn> turns) {
+        this.turns.start(turns);
     }
 
     @Override
