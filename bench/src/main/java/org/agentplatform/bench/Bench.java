@@ -525,9 +525,14 @@ public final class Bench {
 
     /** The one row of {@code sql} (parameters: an instant, then the bench agent's id) about the bench agent since {@code since}. */
     private <T> T agentRowSince(String sql, String since, RowReader<T> reader) throws Exception {
+        return rowSince(sql, since, agent, reader);
+    }
+
+    /** The one row of {@code sql} (parameters: an instant, then an agent's id) about agent {@code about} since {@code since}. */
+    private <T> T rowSince(String sql, String since, String about, RowReader<T> reader) throws Exception {
         try (var statement = backlog.connection().prepareStatement(sql)) {
             statement.setString(1, since);
-            statement.setString(2, agent);
+            statement.setString(2, about);
             try (var row = statement.executeQuery()) {
                 row.next();
                 return reader.read(row);
@@ -544,6 +549,7 @@ public final class Bench {
     private void neighbours() throws Exception {
         Duration window = smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(60);
         Platform.Target neighbour = Platform.target(HOST, service, Platform.secondOwnerKey(HOST, service, serviceJar, "neighbour"));
+        String restStarted = databaseNow();
         Steady atRest = steady(neighbour, smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(20));
         double floodRate = 2 * (sustainedPerSecond > 0 ? sustainedPerSecond : 250);
         AtomicReference<Load.Result> flood = new AtomicReference<>();
@@ -580,6 +586,9 @@ public final class Bench {
         json.put("a_running_statuses", early[0]);
         json.put("a_running_before_claimed", early[1]);
         json.put("processor_lag_peak_events", peakLags);
+        json.put("b_stages_at_rest", turnStages(restStarted, floodStarted, neighbour.agent()));
+        Map<String, Object> stages = turnStages(floodStarted, "infinity", neighbour.agent());
+        json.put("b_stages_during_flood", stages);
         double invokeRatio = during.invokes().summary().p99() / Math.max(0.001, atRest.invokes().summary().p99());
         double doneRatio = during.done().summary().p99() / Math.max(0.001, atRest.done().summary().p99());
         json.put("b_invoke_p99_ratio", invokeRatio);
@@ -595,6 +604,34 @@ public final class Bench {
                 floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(), flood.get().ok(),
                 flood.get().failed(), backlogAtStop, inversions, early[1], early[0]);
         System.out.println("bench: neighbours: each processor's peak lag during the flood (events): " + peakLags);
+        System.out.println("bench: neighbours: B's turns during the flood, stage by stage (ms): " + stages);
+    }
+
+    /**
+     * Where an agent's completed tasks created from {@code since} to {@code until} spent their time, p50 and p99 of each stage: from created to the
+     * turn handed to the runtime (the dispatcher), to claimed for a worker (the fair order), to begun by a worker, to the
+     * outcome stored; what follows (the projection, the stream) is the rest of the client's figure.
+     */
+    private Map<String, Object> turnStages(String since, String until, String about) throws Exception {
+        String[] stages = {"handed", "claimed", "begun", "completed"};
+        String[] spans = {"l.created_at - t.created_at", "l.claimed_at - l.created_at", "coalesce(l.began_at, l.claimed_at) - l.claimed_at",
+                "t.updated_at - coalesce(l.began_at, l.claimed_at)"};
+        StringBuilder columns = new StringBuilder();
+        for (String span : spans) {
+            columns.append(columns.isEmpty() ? "" : ",").append(" percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM ")
+                    .append(span).append(") * 1000), percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM ").append(span)
+                    .append(") * 1000)");
+        }
+        return rowSince("SELECT" + columns + " FROM task_view t JOIN local_turn l ON l.channel_id = t.id"
+                + " WHERE t.created_at >= ?::timestamptz AND t.agent_id = ?::uuid AND t.status = 'completed'"
+                + " AND t.created_at < '" + until + "'::timestamptz", since, about, row -> {
+            Map<String, Object> json = new LinkedHashMap<>();
+            for (int stage = 0; stage < stages.length; stage++) {
+                json.put(stages[stage], Map.of("p50_ms", Math.round(row.getDouble(2 * stage + 1) * 100) / 100.0,
+                        "p99_ms", Math.round(row.getDouble(2 * stage + 2) * 100) / 100.0));
+            }
+            return json;
+        });
     }
 
     /** Until interrupted, every second: each processor's lag, the highest seen kept in {@code peaks} (where a flood's tail is set). */
