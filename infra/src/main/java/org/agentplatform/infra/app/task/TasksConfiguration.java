@@ -44,6 +44,9 @@ import reactor.core.scheduler.Schedulers;
 @Configuration(proxyBeanMethods = false)
 public class TasksConfiguration {
 
+    /** The task dispatcher's segments ({@link #taskDispatcherPerOwner}). */
+    static final int DISPATCH_SEGMENTS = 8;
+
     @Bean
     TurnReports turnReports(CommandGateway commands) {
         return new TurnReports(commands);
@@ -59,14 +62,21 @@ public class TasksConfiguration {
         return new TaskDispatcher(commands, agentRuntime, new JdbcQueuedTasks(jdbc), processExecutor);
     }
 
-    /** The dispatcher's events in order per owner ({@link TaskDispatcher#sequence}), per aggregate otherwise. */
+    /**
+     * The dispatcher's events in order per owner ({@link TaskDispatcher#sequence}), per aggregate otherwise, over
+     * {@value #DISPATCH_SEGMENTS} segments: an owner's events wait behind those of the owners that share its segment, so the
+     * more segments, the fewer owners a flood holds up (a processor started before keeps the segments it has).
+     */
     @Bean
     ConfigurerModule taskDispatcherPerOwner() {
         SequentialPerAggregatePolicy perAggregate = SequentialPerAggregatePolicy.instance();
-        return configurer -> configurer.eventProcessing().registerSequencingPolicy(TaskDispatcher.GROUP, config -> event -> {
-            Object owner = TaskDispatcher.sequence(event.getPayload());
-            return owner != null ? owner : perAggregate.getSequenceIdentifierFor(event);
-        });
+        return configurer -> configurer.eventProcessing(processing -> processing
+                .registerSequencingPolicy(TaskDispatcher.GROUP, config -> event -> {
+                    Object owner = TaskDispatcher.sequence(event.getPayload());
+                    return owner != null ? owner : perAggregate.getSequenceIdentifierFor(event);
+                })
+                .registerPooledStreamingEventProcessorConfiguration(TaskDispatcher.GROUP,
+                        (config, builder) -> builder.initialSegmentCount(DISPATCH_SEGMENTS).maxClaimedSegments(DISPATCH_SEGMENTS)));
     }
 
     @Bean
