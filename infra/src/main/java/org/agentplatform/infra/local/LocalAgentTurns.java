@@ -12,6 +12,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +23,13 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -72,7 +75,8 @@ import tools.jackson.databind.json.JsonMapper;
  * the others; within each, the owner whose share has been served least (stride scheduling over {@code local_fair_share}:
  * each claimed turn moves its owner's pass on by 1/weight, and an owner with nothing waiting rejoins at the pass being
  * served, {@code local_fair_clock}), so one owner's flood takes its share and never the others'; within an owner, the turns
- * in the order they were started. A node claims only as many as its workers are about to take ({@code maxQueued}).
+ * in the order they were started. A node claims only as many as its workers are about to take ({@code maxQueued}); its
+ * workers begin the interactive ones among them first.
  * Each share keeps a cursor below all its waiting turns ({@code claimed_through}): a claim reads from there, not over the
  * turns claimed before it, so its cost does not grow with the backlog drained.
  */
@@ -206,6 +210,9 @@ final class LocalAgentTurns {
     private final Function<OwnerId, Integer> weights;
     /** Turns handed to the workers that no worker has begun yet. */
     private final AtomicInteger queued = new AtomicInteger();
+    /** Those turns, most urgent first: the workers take them from here ({@link #beginNext}). */
+    private final PriorityBlockingQueue<ClaimedTurn> claimed = new PriorityBlockingQueue<>(16, ClaimedTurn.MOST_URGENT);
+    private final AtomicLong claims = new AtomicLong();
     /** Released when a turn is handed in here or workers took half the claimed ones: the claimer looks again. */
     private final Semaphore wake = new Semaphore(0);
     private final AtomicBoolean claiming = new AtomicBoolean();
@@ -220,6 +227,13 @@ final class LocalAgentTurns {
 
     /** A turn of a task or conversation ({@code channel}). */
     private record ChannelTurn(UUID channel, int turn) {
+    }
+
+    /** A turn claimed by this node that no worker has begun yet, {@code order}-th of those claimed here. */
+    private record ClaimedTurn(Live running, Map<String, Object> placement, long order) {
+
+        static final Comparator<ClaimedTurn> MOST_URGENT = Comparator.<ClaimedTurn>comparingInt(claimed -> claimed.running().turn.interactive() ? 0 : 1)
+                .thenComparingLong(ClaimedTurn::order);
     }
 
     /** A turn recorded now: claimed at once by this node (with its instance and agent), or waiting. */
@@ -373,16 +387,16 @@ final class LocalAgentTurns {
         }
         UUID owner = (UUID) picked.getFirst().get("owner_id");
         int priority = ((Number) picked.getFirst().get("priority")).intValue();
-        List<Claimed> claimed = transactions.execute(status -> {
+        List<Claimed> taken = transactions.execute(status -> {
             jdbc.query(SHARE_LOCK.formatted("pg_advisory_xact_lock"), row -> null, owner, priority);
             // the instant read once the lock is this node's: claims of one share are stamped in the order they were made
             OffsetDateTime now = now();
             return jdbc.query(CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)), owner, priority, owner, priority, max, max,
                     node, now, now);
         });
-        claimed.forEach(next -> run(next.turn(), next.placement()));
+        taken.forEach(next -> run(next.turn(), next.placement()));
         // a share picked, none taken: another node's claims made another share the one to serve, or its flag was stale
-        return claimed.isEmpty() ? LOOK_AGAIN : claimed.size();
+        return taken.isEmpty() ? LOOK_AGAIN : taken.size();
     }
 
     /** A claimed turn, with its instance and agent as the runtime has them. */
@@ -522,14 +536,28 @@ final class LocalAgentTurns {
             }
         }
         queued.incrementAndGet();
-        workers.execute(guarded(running, () -> {
+        claimed.add(new ClaimedTurn(running, placement, claims.getAndIncrement()));
+        workers.execute(this::beginNext);
+    }
+
+    /**
+     * Begins the most urgent turn claimed here (interactive first, then in the order they were claimed): a worker free
+     * takes it, not the turn whose hand-in gave it work, so a caller's invoke claimed behind a batch's turns begins first.
+     */
+    private void beginNext() {
+        ClaimedTurn next = claimed.poll();
+        if (next == null) {
+            return;
+        }
+        AgentTurn turn = next.running().turn;
+        guarded(next.running(), () -> {
             // the claimer looks again once half the room is free: claims of several turns, not one per turn begun
             if (queued.decrementAndGet() <= maxQueued / 2) {
                 wake.release();
             }
-            begin(running, placement != null ? placement
+            begin(next.running(), next.placement() != null ? next.placement()
                     : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()));
-        }));
+        }).run();
     }
 
     /** The action, or (when it throws) the turn failed as {@code internal_error}; a worker thread never dies of a turn. */

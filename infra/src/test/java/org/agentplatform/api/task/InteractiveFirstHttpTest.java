@@ -1,0 +1,86 @@
+package org.agentplatform.api.task;
+
+import static org.agentplatform.infra.support.PlatformClient.await;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.OffsetDateTime;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.agentplatform.infra.support.ApiTest;
+import org.agentplatform.infra.support.PlatformClient;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.TestPropertySource;
+
+/**
+ * The turns a node has claimed wait for its workers most urgent first: a conversation's message (interactive) claimed
+ * behind another owner's tasks begins before them. The one turn worker is held by a turn whose chunk waits for its
+ * channel's lock, which the test holds; meanwhile two tasks and then the message are claimed (there is room for four), and
+ * once the lock is let go the worker's next turn is the message.
+ */
+@DirtiesContext
+@TestPropertySource(properties = {"agent-platform.tasks.turn-workers=1", "agent-platform.tasks.max-queued-turns=4"})
+class InteractiveFirstHttpTest extends ApiTest {
+
+    @Autowired
+    private DataSource dataSource;
+
+    @Test
+    void aMessageClaimedBehindTasksBeginsBeforeThem() throws Exception {
+        PlatformClient batch = stranger();
+        PlatformClient talking = stranger();
+        String agent = batch.createAgent(batch.runningInstance("linux"), "batch");
+        String theirs = talking.createAgent(talking.runningInstance("linux"), "talking");
+        String conversation = talking.conversation(theirs);
+        // its first chunk comes a second after the start, on the worker, which then waits for the channel's lock
+        String blocking = batch.task(agent, "hold the worker\n/echo deltas=2 take_ms=2000");
+        String first;
+        String second;
+        try (Connection holder = dataSource.getConnection()) {
+            UUID channel = UUID.fromString(blocking);
+            long key = channel.getMostSignificantBits() ^ channel.getLeastSignificantBits();
+            try (PreparedStatement lock = holder.prepareStatement("SELECT pg_advisory_lock(?)")) {
+                lock.setLong(1, key);
+                lock.executeQuery().close();
+            }
+            // a one-key advisory lock (the fair shares' take two keys)
+            await(() -> jdbc().queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND NOT granted",
+                    Integer.class), waiting -> waiting > 0, "the worker waiting for the channel's lock");
+
+            first = batch.task(agent, "first");
+            second = batch.task(agent, "second");
+            await(() -> runtimeState(second), "running"::equals, "the second task claimed");
+            talking.say(theirs, conversation, "a question");
+            await(() -> runtimeState(conversation), "running"::equals, "the message claimed behind the tasks");
+            assertThat(runtimeState(first)).as("claimed, waiting for the worker").isEqualTo("running");
+
+            try (PreparedStatement unlock = holder.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+                unlock.setLong(1, key);
+                unlock.executeQuery().close();
+            }
+        }
+        talking.awaitTurn(theirs, conversation, 1, "completed");
+        batch.awaitTask(agent, first, "completed");
+        batch.awaitTask(agent, second, "completed");
+
+        assertThat(claimedAt(conversation)).as("the message was claimed after the tasks").isAfter(claimedAt(second));
+        assertThat(beganAt(conversation)).as("the message began first once the worker was free").isBefore(beganAt(first))
+                .isBefore(beganAt(second));
+    }
+
+    private String runtimeState(String channel) {
+        return jdbc().queryForList("SELECT state FROM local_turn WHERE channel_id = ?::uuid", String.class, channel).stream().findFirst()
+                .orElse(null);
+    }
+
+    private OffsetDateTime claimedAt(String channel) {
+        return jdbc().queryForObject("SELECT claimed_at FROM local_turn WHERE channel_id = ?::uuid", OffsetDateTime.class, channel);
+    }
+
+    private OffsetDateTime beganAt(String channel) {
+        return jdbc().queryForObject("SELECT began_at FROM local_turn WHERE channel_id = ?::uuid", OffsetDateTime.class, channel);
+    }
+}
