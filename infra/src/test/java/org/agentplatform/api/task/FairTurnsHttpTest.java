@@ -3,14 +3,12 @@ package org.agentplatform.api.task;
 import static org.agentplatform.infra.support.PlatformClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.agentplatform.infra.support.ApiTest;
+import org.agentplatform.infra.support.HeldChannel;
 import org.agentplatform.infra.support.PlatformClient;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -43,29 +41,18 @@ class FairTurnsHttpTest extends ApiTest {
         List<String> flood = new ArrayList<>();
         String neighbours;
         String conversation;
-        try (Connection holder = dataSource.getConnection()) {
-            holder.setAutoCommit(false);
-            UUID channel = UUID.fromString(blocking);
-            try (PreparedStatement lock = holder.prepareStatement("SELECT pg_advisory_xact_lock(?)")) {
-                lock.setLong(1, channel.getMostSignificantBits() ^ channel.getLeastSignificantBits());
-                lock.executeQuery().close();
-            }
-            // a one-key advisory lock (the fair shares' take two keys)
-            await(() -> jdbc().queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND NOT granted",
-                    Integer.class), waiting -> waiting > 0, "the worker waiting for the channel's lock");
-
+        try (HeldChannel held = HeldChannel.holdingItsWorker(dataSource, jdbc(), blocking)) {
             IntStream.rangeClosed(1, BACKLOG).forEach(index -> flood.add(flooding.task(agent, "flood " + index)));
             neighbours = neighbour.task(theirs, "my turn");
             conversation = flooding.conversation(agent);
             flooding.say(agent, conversation, "a question");
-            // the two dispatcher segments hand turns over in either order: each one is awaited
+            // the dispatcher's segments hand the two owners' turns over in either order: each one is awaited
             for (String waiting : concat(flood.subList(1, BACKLOG), List.of(neighbours, conversation))) {
                 await(() -> runtimeState(waiting), "ready"::equals, "turn of " + waiting + " waiting unclaimed");
             }
             assertThat(runtimeState(flood.getFirst())).as("run at once while nothing waited: the room for one").isEqualTo("running");
             assertThat(jdbc().queryForObject("SELECT count(*) FROM local_turn WHERE owner_id = (SELECT owner_id FROM local_turn"
                     + " WHERE channel_id = ?::uuid) AND state = 'ready'", Integer.class, blocking)).isEqualTo(BACKLOG - 1 + 1);
-            holder.rollback();
         }
         flooding.awaitTurn(agent, conversation, 1, "completed");
         neighbour.awaitTask(theirs, neighbours, "completed");

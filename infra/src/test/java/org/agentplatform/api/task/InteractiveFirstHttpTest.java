@@ -3,12 +3,10 @@ package org.agentplatform.api.task;
 import static org.agentplatform.infra.support.PlatformClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.OffsetDateTime;
-import java.util.UUID;
 import javax.sql.DataSource;
 import org.agentplatform.infra.support.ApiTest;
+import org.agentplatform.infra.support.HeldChannel;
 import org.agentplatform.infra.support.PlatformClient;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -39,28 +37,13 @@ class InteractiveFirstHttpTest extends ApiTest {
         String blocking = batch.task(agent, "hold the worker\n/echo deltas=2 take_ms=2000");
         String first;
         String second;
-        try (Connection holder = dataSource.getConnection()) {
-            UUID channel = UUID.fromString(blocking);
-            long key = channel.getMostSignificantBits() ^ channel.getLeastSignificantBits();
-            try (PreparedStatement lock = holder.prepareStatement("SELECT pg_advisory_lock(?)")) {
-                lock.setLong(1, key);
-                lock.executeQuery().close();
-            }
-            // a one-key advisory lock (the fair shares' take two keys)
-            await(() -> jdbc().queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND NOT granted",
-                    Integer.class), waiting -> waiting > 0, "the worker waiting for the channel's lock");
-
+        try (HeldChannel held = HeldChannel.holdingItsWorker(dataSource, jdbc(), blocking)) {
             first = batch.task(agent, "first");
             second = batch.task(agent, "second");
             await(() -> runtimeState(second), "running"::equals, "the second task claimed");
             talking.say(theirs, conversation, "a question");
             await(() -> runtimeState(conversation), "running"::equals, "the message claimed behind the tasks");
             assertThat(runtimeState(first)).as("claimed, waiting for the worker").isEqualTo("running");
-
-            try (PreparedStatement unlock = holder.prepareStatement("SELECT pg_advisory_unlock(?)")) {
-                unlock.setLong(1, key);
-                unlock.executeQuery().close();
-            }
         }
         talking.awaitTurn(theirs, conversation, 1, "completed");
         batch.awaitTask(agent, first, "completed");

@@ -1,0 +1,57 @@
+package org.agentplatform.infra.support;
+
+import static org.agentplatform.infra.support.PlatformClient.await;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * A task's or conversation's channel lock held by the test, so that the turn worker writing its next chunk waits for it:
+ * with one turn worker, the node's turns then wait too, as long as the test wants. Let go when closed.
+ */
+public final class HeldChannel implements AutoCloseable {
+
+    private final Connection holder;
+    private final long key;
+
+    private HeldChannel(Connection holder, long key) {
+        this.holder = holder;
+        this.key = key;
+    }
+
+    /**
+     * Takes the channel's lock (the one-key advisory lock of the chunk writer) and waits until a worker waits for it: the
+     * channel's turn must be about to write a chunk (an echo with a pause before its first delta gives the test time).
+     */
+    public static HeldChannel holdingItsWorker(DataSource dataSource, JdbcTemplate jdbc, String channel) throws SQLException {
+        UUID id = UUID.fromString(channel);
+        Connection holder = dataSource.getConnection();
+        HeldChannel held = new HeldChannel(holder, id.getMostSignificantBits() ^ id.getLeastSignificantBits());
+        held.run("SELECT pg_advisory_lock(?)");
+        // a one-key advisory lock (the fair shares' take two keys)
+        await(() -> jdbc.queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND NOT granted",
+                Integer.class), waiting -> waiting > 0, "the worker waiting for the channel's lock");
+        return held;
+    }
+
+    /** Lets the worker go on. */
+    @Override
+    public void close() throws SQLException {
+        try {
+            run("SELECT pg_advisory_unlock(?)");
+        } finally {
+            holder.close();
+        }
+    }
+
+    private void run(String lock) throws SQLException {
+        try (PreparedStatement statement = holder.prepareStatement(lock)) {
+            statement.setLong(1, key);
+            statement.executeQuery().close();
+        }
+    }
+}
