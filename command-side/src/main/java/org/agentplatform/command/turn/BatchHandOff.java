@@ -2,6 +2,7 @@ package org.agentplatform.command.turn;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.slf4j.Logger;
@@ -17,10 +18,11 @@ import org.slf4j.LoggerFactory;
 public final class BatchHandOff {
 
     private static final Logger log = LoggerFactory.getLogger(BatchHandOff.class);
+    private static final AtomicLong INSTANCES = new AtomicLong();
 
     private final AgentRuntime runtime;
     /** The key of the turns held in a batch's unit of work: one per hand-off, so two dispatchers hold apart. */
-    private final String key = BatchHandOff.class.getName() + "@" + System.identityHashCode(this);
+    private final String key = BatchHandOff.class.getName() + "#" + INSTANCES.incrementAndGet();
 
     public BatchHandOff(AgentRuntime runtime) {
         this.runtime = runtime;
@@ -44,8 +46,9 @@ public final class BatchHandOff {
         try {
             runtime.startTurns(turns);
         } catch (RuntimeException failure) {
-            log.atWarn().addKeyValue("turns", turns.size()).addKeyValue(turns.getFirst().kind().wireName() + "_id", turns.getFirst().channel().toString()).setCause(failure)
-                    .log("the turns could not be handed to the runtime; the recovery sweep hands them over again");
+            AgentTurn first = turns.getFirst();
+            log.atWarn().addKeyValue("turns", turns.size()).addKeyValue(first.kind().wireName() + "_id", first.channel().toString())
+                    .setCause(failure).log("the turns could not be handed to the runtime; the recovery sweep hands them over again");
         }
     }
 }

@@ -57,7 +57,6 @@ import org.agentplatform.query.channel.ChannelChunks.WrittenAlong;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.jdbc.core.ColumnMapRowMapper;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 import reactor.core.Disposable;
@@ -114,8 +113,8 @@ final class LocalAgentTurns {
      * The locks of the shares of turns recorded together (owners and priorities, as two arrays), shared, in one order: the
      * recordings run side by side, a claim ({@link #SHARE_LOCK}, exclusive) waits for them or they for it.
      */
-    private static final String SHARES_LOCK = "SELECT pg_advisory_xact_lock_shared(" + FAIR_SHARE_LOCKS + ", hashtext(s.owner_id::text || ':' || s.priority::text))"
-            + " FROM (SELECT DISTINCT owner_id, priority FROM unnest(?::uuid[], ?::int[]) AS t (owner_id, priority) ORDER BY 1, 2) s";
+    private static final String SHARES_LOCK = "SELECT pg_advisory_xact_lock_shared(" + FAIR_SHARE_LOCKS
+            + ", hashtext(s.owner_id::text || ':' || s.priority::text)) FROM (SELECT DISTINCT owner_id, priority FROM unnest(?::uuid[], ?::int[]) AS t (owner_id, priority) ORDER BY 1, 2) s";
     /**
      * Turns recorded (a dispatcher's batch, or one): claimed by this node at once when no share has turns waiting and this
      * node has room for them all (the first parameter; there is nothing to be fair to), else waiting, each share told so by
@@ -232,7 +231,8 @@ final class LocalAgentTurns {
     /** A turn claimed by this node that no worker has begun yet, {@code order}-th of those claimed here. */
     private record ClaimedTurn(Live running, Map<String, Object> placement, long order) {
 
-        static final Comparator<ClaimedTurn> MOST_URGENT = Comparator.<ClaimedTurn>comparingInt(claimed -> claimed.running().turn.interactive() ? 0 : 1)
+        static final Comparator<ClaimedTurn> MOST_URGENT = Comparator
+                .<ClaimedTurn>comparingInt(claimed -> claimed.running().turn.interactive() ? INTERACTIVE : BATCH)
                 .thenComparingLong(ClaimedTurn::order);
     }
 
@@ -303,18 +303,25 @@ final class LocalAgentTurns {
         Object[] owners = turns.stream().map(turn -> turn.ownerId().value()).toArray(UUID[]::new);
         Object[] priorities = turns.stream().map(turn -> turn.interactive() ? INTERACTIVE : BATCH).toArray(Integer[]::new);
         List<Object> columns = Arrays.asList(queued.get() + turns.size() <= maxQueued,
-                turns.stream().map(turn -> turn.kind().wireName()).toArray(String[]::new), turns.stream().map(AgentTurn::channel).toArray(UUID[]::new),
-                turns.stream().map(AgentTurn::turn).toArray(Integer[]::new), turns.stream().map(turn -> turn.instanceId().value()).toArray(UUID[]::new),
-                turns.stream().map(turn -> turn.agentId().value()).toArray(UUID[]::new), owners,
-                turns.stream().map(AgentTurn::contextId).toArray(String[]::new), turns.stream().map(AgentTurn::runtimeEpoch).toArray(Long[]::new),
+                turns.stream().map(turn -> turn.kind().wireName()).toArray(String[]::new),
+                turns.stream().map(AgentTurn::channel).toArray(UUID[]::new),
+                turns.stream().map(AgentTurn::turn).toArray(Integer[]::new),
+                turns.stream().map(turn -> turn.instanceId().value()).toArray(UUID[]::new),
+                turns.stream().map(turn -> turn.agentId().value()).toArray(UUID[]::new),
+                owners,
+                turns.stream().map(AgentTurn::contextId).toArray(String[]::new),
+                turns.stream().map(AgentTurn::runtimeEpoch).toArray(Long[]::new),
                 turns.stream().map(AgentTurn::logWindow).toArray(Long[]::new),
-                turns.stream().map(turn -> JSON.writeValueAsString(turn.message())).toArray(String[]::new), priorities,
-                turns.stream().map(turn -> 1.0 / Math.max(1, weights.apply(turn.ownerId()))).toArray(Double[]::new), node, now, now, now);
+                turns.stream().map(turn -> JSON.writeValueAsString(turn.message())).toArray(String[]::new),
+                priorities,
+                turns.stream().map(turn -> 1.0 / Math.max(1, weights.apply(turn.ownerId()))).toArray(Double[]::new),
+                node, now, now, now);
         // under the shares' locks, shared, in one round trip with them
         Map<ChannelTurn, Recorded> recorded = AfterLock.rows(jdbc, SHARES_LOCK, RECORD, AfterLock.arguments(List.of(owners, priorities), columns),
                         (row, index) -> new Recorded(new ChannelTurn(row.getObject("channel_id", UUID.class), row.getInt("turn")),
                                 "running".equals(row.getString("recorded")), placementOf(row)))
-                .stream().collect(Collectors.toMap(Recorded::turn, Function.identity()));
+                .stream()
+                .collect(Collectors.toMap(Recorded::turn, Function.identity()));
         boolean waiting = false;
         for (AgentTurn turn : turns) {
             Recorded record = recorded.get(new ChannelTurn(turn.channel(), turn.turn()));
