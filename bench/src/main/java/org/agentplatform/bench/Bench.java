@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -586,6 +587,8 @@ public final class Bench {
         json.put("a_running_statuses", early[0]);
         json.put("a_running_before_claimed", early[1]);
         json.put("processor_lag_peak_events", peakLags);
+        boolean sharing = shareDispatchSegment(agent, neighbour.agent());
+        json.put("a_and_b_share_a_dispatch_segment", sharing);
         json.put("b_stages_at_rest", turnStages(restStarted, floodStarted, neighbour.agent()));
         Map<String, Object> stages = turnStages(floodStarted, "infinity", neighbour.agent());
         json.put("b_stages_during_flood", stages);
@@ -604,7 +607,26 @@ public final class Bench {
                 floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(), flood.get().ok(),
                 flood.get().failed(), backlogAtStop, inversions, early[1], early[0]);
         System.out.println("bench: neighbours: each processor's peak lag during the flood (events): " + peakLags);
-        System.out.println("bench: neighbours: B's turns during the flood, stage by stage (ms): " + stages);
+        System.out.println("bench: neighbours: B's turns during the flood, stage by stage (ms): " + stages + (sharing
+                ? "; B shared a dispatcher segment with A" : "; B's dispatcher segment was not A's"));
+    }
+
+    /**
+     * Whether the task dispatcher takes the two agents' owners' events on one segment (where one waits behind the other's
+     * flood): Axon places an event by its sequence's hash (the owner's id) masked by the segment count (a power of two).
+     */
+    private boolean shareDispatchSegment(String agentA, String agentB) throws Exception {
+        try (var statement = backlog.connection().prepareStatement("SELECT (SELECT count(*) FROM token_entry WHERE processor_name"
+                + " = 'task-dispatch'), (SELECT owner_id::text FROM task_view WHERE agent_id = ?::uuid LIMIT 1),"
+                + " (SELECT owner_id::text FROM task_view WHERE agent_id = ?::uuid LIMIT 1)")) {
+            statement.setString(1, agentA);
+            statement.setString(2, agentB);
+            try (var row = statement.executeQuery()) {
+                row.next();
+                int mask = row.getInt(1) - 1;
+                return (UUID.fromString(row.getString(2)).hashCode() & mask) == (UUID.fromString(row.getString(3)).hashCode() & mask);
+            }
+        }
     }
 
     /**

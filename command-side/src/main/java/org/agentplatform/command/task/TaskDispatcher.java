@@ -59,9 +59,11 @@ public class TaskDispatcher {
      * The sequence the dispatcher takes its events in: an owner's task events in the order they were stored, on one
      * segment, so that its turns are handed over, and wait for a worker, in the order its tasks were created (on two
      * segments by task, a later task's turn could be handed over, and claimed, before an earlier one's); null for others.
+     * The owner's id as a {@link java.util.UUID}, whose hash (and so the segment it lands on) is specified, the same on every
+     * node and JDK.
      */
     public static Object sequence(Object payload) {
-        return payload instanceof TaskEvent task ? task.task().ownerId() : null;
+        return payload instanceof TaskEvent task ? task.task().ownerId().value() : null;
     }
 
     /** A task created at an epoch started with its creation ({@link TaskStarted} follows); one without waits for its instance. */
