@@ -42,6 +42,8 @@ public final class Bench {
      */
     private static final List<String> SERVICE_SETTINGS = List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32",
             "--agent-platform.tasks.max-unfinished-per-owner=100000000");
+    /** The settings a node ships with: the neighbours phase runs on one, so a flooding owner meets the bound on its backlog. */
+    private static final List<String> SHIPPED_SETTINGS = List.of();
     /** Held streams below which the memory of one is not told: the heap and the process move by megabytes on their own. */
     private static final int MEMORY_RESOLVING_STREAMS = 1_000;
 
@@ -180,7 +182,7 @@ public final class Bench {
             if (runs("raw")) {
                 rawInserts(scratch);
             }
-            warmUp();
+            warmUp("warm_up");
             if (profile) {
                 service.startProfile();
             }
@@ -199,9 +201,6 @@ public final class Bench {
             }
             if (runs("sustained")) {
                 sustained();
-            }
-            if (runs("neighbours")) {
-                neighbours();
             }
             if (runs("sse")) {
                 createToFirstFrame("at_rest", 0);
@@ -235,12 +234,34 @@ public final class Bench {
         if (runs("replay")) {
             replay(scratch.resolve("data"), out.resolve(name + "-rebuild.log"));
         }
+        if (runs("neighbours")) {
+            onShippedNode(scratch.resolve("neighbours-data"), out.resolve(name + "-neighbours-service.log"), this::neighbours);
+        }
         report.print(System.out);
         Path json = out.resolve(name + ".json");
         report.write(json);
         Files.copy(json, out.resolve(smoke ? "latest-smoke.json" : "latest.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         System.out.println("bench: report " + json + ", chart " + out.resolve(name + "-latency-vs-load.png"));
         deleteRecursively(scratch);
+    }
+
+    /**
+     * Runs {@code phase} on a node of its own started with the shipped settings ({@link #SHIPPED_SETTINGS}: the other phases
+     * lift the bound on an owner's backlog to measure whole bursts) and warmed up as the first; the first node has stopped.
+     */
+    private void onShippedNode(Path dataDir, Path log, Work phase) throws Exception {
+        System.out.println("bench: starting a node with the shipped settings (log: " + log + ")");
+        try (Service started = Service.start(serviceJar, javaOptions, dataDir, log, SHIPPED_SETTINGS)) {
+            service = started;
+            backlog = new Backlog(service);
+            try {
+                setUp();
+                warmUp("neighbours_node_warm_up");
+                phase.run();
+            } finally {
+                backlog.close();
+            }
+        }
     }
 
     /** The run's name stamp: now, in UTC. */
@@ -272,9 +293,10 @@ public final class Bench {
      * Warms the service until its JIT has settled: rounds of the measured requests (creates, reads, invokes),
      * each followed by a pause in which the compiler works off its queue, until a round spends less than a
      * tenth of its time compiling. On two busy cores the C2 compiler thread is starved by the load, so a JVM
-     * that is only loaded stays half-compiled for many minutes; the figures are meant for a warm service.
+     * that is only loaded stays half-compiled for many minutes; the figures are meant for a warm service. Reported under
+     * {@code reportKey}.
      */
-    private void warmUp() throws Exception {
+    private void warmUp(String reportKey) throws Exception {
         long start = System.nanoTime();
         Duration round = Duration.ofSeconds(smoke ? 1 : 15);
         int rounds = 0;
@@ -296,7 +318,7 @@ public final class Bench {
             System.out.printf("bench: warm-up round %d: the JIT compiled %.0f %% of it%n", rounds, compilingShare * 100);
         } while (!smoke && compilingShare > 0.10 && rounds < 20);
         double seconds = (System.nanoTime() - start) / 1e9;
-        report.put("warm_up", Map.of("seconds", seconds, "rounds", rounds, "compiling_share_of_last_round", compilingShare));
+        report.put(reportKey, Map.of("seconds", seconds, "rounds", rounds, "compiling_share_of_last_round", compilingShare));
         System.out.printf("bench: warmed up in %.0f s (%d rounds; the JIT compiled %.0f %% of the last one)%n", seconds, rounds,
                 compilingShare * 100);
     }
@@ -542,7 +564,8 @@ public final class Bench {
     }
 
     /**
-     * One owner's flood beside another owner's steady work: owner B sends one invoke and one task a second, at rest and while
+     * One owner's flood beside another owner's steady work, on a node with the shipped settings ({@link #onShippedNode}: the
+     * bound on A's backlog in force, its refusals counted): owner B sends one invoke and one task a second, at rest and while
      * owner A creates tasks at twice the rate the node carries them to completion (the burst's sustained figure); B's
      * invoke round trip and create -> {@code done} (on the task's stream) are compared between the two, and A's accepted
      * and refused creates, backlog, and the order its turns started in are reported.
