@@ -175,6 +175,7 @@ public final class EmbeddedPostgres implements DatabaseServer {
     }
 
     private void boot() throws IOException {
+        long began = System.nanoTime();
         Path passwordFile = dataDir.resolve("postgres.password");
         if (!Files.exists(cluster.resolve("PG_VERSION"))) {
             initdb(passwordFile);
@@ -197,8 +198,10 @@ public final class EmbeddedPostgres implements DatabaseServer {
         DatabaseEndpoint admin = new DatabaseEndpoint("127.0.0.1", port, "postgres", SUPERUSER, password, Map.of());
         createDatabaseIfMissing(admin);
         endpoint = admin.withDatabase(DATABASE);
+        // start-up's first phase (StartupTimeline tells the others)
         log.atInfo().addKeyValue("port", port).addKeyValue("cluster", cluster.toAbsolutePath().toString())
-                .addKeyValue("pid", server.pid()).log("embedded PostgreSQL started");
+                .addKeyValue("pid", server.pid()).addKeyValue("duration_ms", (System.nanoTime() - began) / 1_000_000)
+                .log("embedded PostgreSQL started");
     }
 
     /**

@@ -12,6 +12,7 @@ import org.agentplatform.infra.observability.EventProcessorsHealth;
 import org.agentplatform.infra.observability.ProcessorDeadLetterHealth;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.health.contributor.ReactiveHealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,6 +46,12 @@ public class HealthConfiguration {
     ReactiveHealthIndicator deadLettersHealthIndicator(JdbcTemplate jdbc, ListableBeanFactory beans, MeterRegistry meters,
             ExecutorService healthChecks) {
         return new TimeBoxedHealth(new ProcessorDeadLetterHealth(jdbc, ProcessorDeadLetters.processingGroups(beans), meters), BOX, healthChecks);
+    }
+
+    /** Start-up, phase by phase, in the log; also how the schema is migrated (Flyway's own way, timed). */
+    @Bean
+    StartupTimeline startupTimeline(ObjectProvider<EventProcessingConfiguration> processing) {
+        return new StartupTimeline(processing);
     }
 
     /** Whether the processors make progress ({@code eventProcessors}, part of readiness). */
