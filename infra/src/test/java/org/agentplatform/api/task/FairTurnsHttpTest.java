@@ -36,8 +36,8 @@ class FairTurnsHttpTest extends ApiTest {
         PlatformClient neighbour = stranger();
         String agent = flooding.createAgent(flooding.runningInstance("linux"), "busy");
         String theirs = neighbour.createAgent(neighbour.runningInstance("linux"), "quiet");
-        // its first chunk comes a second after the start, on the worker, which then waits for the channel's lock
-        String blocking = flooding.task(agent, "hold the worker\n/echo deltas=2 take_ms=2000");
+        // its first chunk comes on the worker, which then waits for the channel's lock
+        String blocking = flooding.task(agent, HeldChannel.HOLDING_TURN);
         List<String> flood = new ArrayList<>();
         String neighbours;
         String conversation;

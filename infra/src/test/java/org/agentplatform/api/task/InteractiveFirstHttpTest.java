@@ -33,8 +33,8 @@ class InteractiveFirstHttpTest extends ApiTest {
         String agent = batch.createAgent(batch.runningInstance("linux"), "batch");
         String theirs = talking.createAgent(talking.runningInstance("linux"), "talking");
         String conversation = talking.conversation(theirs);
-        // its first chunk comes a second after the start, on the worker, which then waits for the channel's lock
-        String blocking = batch.task(agent, "hold the worker\n/echo deltas=2 take_ms=2000");
+        // its first chunk comes on the worker, which then waits for the channel's lock
+        String blocking = batch.task(agent, HeldChannel.HOLDING_TURN);
         String first;
         String second;
         try (HeldChannel held = HeldChannel.holdingItsWorker(dataSource, jdbc(), blocking)) {

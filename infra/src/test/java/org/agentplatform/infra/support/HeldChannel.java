@@ -15,6 +15,12 @@ import org.springframework.jdbc.core.JdbcTemplate;
  */
 public final class HeldChannel implements AutoCloseable {
 
+    /**
+     * A task's or message's text whose turn writes its first chunk three seconds after it began, on its worker: time for
+     * the test to take the channel's lock first, even on a busy machine.
+     */
+    public static final String HOLDING_TURN = "hold the worker\n/echo deltas=2 take_ms=6000";
+
     private final Connection holder;
     private final long key;
 
@@ -25,16 +31,18 @@ public final class HeldChannel implements AutoCloseable {
 
     /**
      * Takes the channel's lock (the one-key advisory lock of the chunk writer) and waits until a worker waits for it: the
-     * channel's turn must be about to write a chunk (an echo with a pause before its first delta gives the test time).
+     * channel's turn must be about to write a chunk ({@link #HOLDING_TURN}).
      */
     public static HeldChannel holdingItsWorker(DataSource dataSource, JdbcTemplate jdbc, String channel) throws SQLException {
         UUID id = UUID.fromString(channel);
         Connection holder = dataSource.getConnection();
         HeldChannel held = new HeldChannel(holder, id.getMostSignificantBits() ^ id.getLeastSignificantBits());
         held.run("SELECT pg_advisory_lock(?)");
-        // a one-key advisory lock (the fair shares' take two keys)
-        await(() -> jdbc.queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND NOT granted",
-                Integer.class), waiting -> waiting > 0, "the worker waiting for the channel's lock");
+        // this channel's one-key advisory lock (its key's high and low halves; the fair shares' locks take two keys): any
+        // waiter in the cluster would do on a quiet database, but the test JVM's other contexts write chunks of their own
+        await(() -> jdbc.queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 1 AND NOT granted"
+                        + " AND classid::bigint = ? AND objid::bigint = ?", Integer.class, held.key >>> 32, held.key & 0xFFFF_FFFFL),
+                waiting -> waiting > 0, "the worker waiting for the channel's lock");
         return held;
     }
 
