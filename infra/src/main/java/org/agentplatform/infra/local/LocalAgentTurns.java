@@ -281,7 +281,8 @@ final class LocalAgentTurns {
         this.staleAfter = staleAfter;
         this.maxQueued = maxQueued;
         this.weights = weights;
-        Gauge.builder("agent.platform.turns.claimed.waiting", queued, AtomicInteger::get)
+        // the queue the workers take from: a turn counted here is one a free worker would find
+        Gauge.builder("agent.platform.turns.claimed.waiting", claimed, PriorityBlockingQueue::size)
                 .description("Turns this node claimed that wait for one of its turn workers").register(meters);
     }
 

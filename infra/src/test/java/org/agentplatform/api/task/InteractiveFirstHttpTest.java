@@ -3,6 +3,7 @@ package org.agentplatform.api.task;
 import static org.agentplatform.infra.support.PlatformClient.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.OffsetDateTime;
 import javax.sql.DataSource;
 import org.agentplatform.infra.support.ApiTest;
@@ -26,6 +27,9 @@ class InteractiveFirstHttpTest extends ApiTest {
     @Autowired
     private DataSource dataSource;
 
+    @Autowired
+    private MeterRegistry meters;
+
     @Test
     void aMessageClaimedBehindTasksBeginsBeforeThem() throws Exception {
         PlatformClient batch = stranger();
@@ -44,6 +48,9 @@ class InteractiveFirstHttpTest extends ApiTest {
             talking.say(theirs, conversation, "a question");
             await(() -> runtimeState(conversation), "running"::equals, "the message claimed behind the tasks");
             assertThat(runtimeState(first)).as("claimed, waiting for the worker").isEqualTo("running");
+            // claimed in the table is not yet in the node's queue: the worker is let go once all three wait there
+            await(() -> meters.get("agent.platform.turns.claimed.waiting").gauge().value(), waiting -> waiting == 3,
+                    "the three turns waiting for the worker");
         }
         talking.awaitTurn(theirs, conversation, 1, "completed");
         batch.awaitTask(agent, first, "completed");
