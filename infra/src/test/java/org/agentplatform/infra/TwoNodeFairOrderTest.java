@@ -30,6 +30,7 @@ import org.agentplatform.infra.database.EmbeddedPostgres;
 import org.agentplatform.infra.support.ExternalIdentityProvider;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.infra.support.ServiceProcess;
+import org.agentplatform.query.channel.ChannelLocks;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -135,9 +136,8 @@ class TwoNodeFairOrderTest {
 
     /** Takes the channel's lock (the one the chunk writer takes) with {@code function}: for the transaction, or the session. */
     private static void lock(Connection holder, String function, String channel) throws SQLException {
-        UUID id = UUID.fromString(channel);
         try (PreparedStatement lock = holder.prepareStatement("SELECT " + function + "(?)")) {
-            lock.setLong(1, id.getMostSignificantBits() ^ id.getLeastSignificantBits());
+            lock.setLong(1, ChannelLocks.key(UUID.fromString(channel)));
             lock.executeQuery().close();
         }
     }

@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.UUID;
 import javax.sql.DataSource;
+import org.agentplatform.query.channel.ChannelLocks;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
@@ -34,9 +35,8 @@ public final class HeldChannel implements AutoCloseable {
      * channel's turn must be about to write a chunk ({@link #HOLDING_TURN}).
      */
     public static HeldChannel holdingItsWorker(DataSource dataSource, JdbcTemplate jdbc, String channel) throws SQLException {
-        UUID id = UUID.fromString(channel);
         Connection holder = dataSource.getConnection();
-        HeldChannel held = new HeldChannel(holder, id.getMostSignificantBits() ^ id.getLeastSignificantBits());
+        HeldChannel held = new HeldChannel(holder, ChannelLocks.key(UUID.fromString(channel)));
         held.run("SELECT pg_advisory_lock(?)");
         // this channel's one-key advisory lock (its key's high and low halves; the fair shares' locks take two keys): any
         // waiter in the cluster would do on a quiet database, but the test JVM's other contexts write chunks of their own

@@ -21,8 +21,8 @@ public final class ChannelLocks {
         jdbc.query(LOCK, row -> null, key(channel));
     }
 
-    /** The channel's lock, as the argument of {@link #LOCK}. */
-    static long key(UUID channel) {
+    /** The channel's lock, as the argument of {@link #LOCK} (a test holding it stops the channel's chunk writer). */
+    public static long key(UUID channel) {
         return channel.getMostSignificantBits() ^ channel.getLeastSignificantBits();
     }
 }
