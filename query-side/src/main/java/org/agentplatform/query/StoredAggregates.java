@@ -1,5 +1,6 @@
 package org.agentplatform.query;
 
+import java.time.Duration;
 import java.util.UUID;
 import java.util.function.Supplier;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -19,6 +20,20 @@ public final class StoredAggregates {
         return find.get().switchIfEmpty(Mono.defer(() -> exists(database, aggregate)
                 .filter(stored -> stored)
                 .flatMap(stored -> projected.get())));
+    }
+
+    /**
+     * After {@code find} found nothing: when the event store holds {@code aggregate}, its read model's row ({@code row},
+     * whoever owns it, also a deleted one) once its projection commits, waited for up to {@code wait} on {@code waits}'
+     * notifications about {@code aggregate}; {@link ReadModelBehind} when the wait ends first. Empty for an aggregate the
+     * store does not know.
+     */
+    public static <T> Mono<T> awaitRow(DatabaseClient database, ReadModelWaits waits, UUID aggregate, Supplier<Mono<T>> row,
+            Duration wait) {
+        return exists(database, aggregate)
+                .filter(stored -> stored)
+                .flatMap(stored -> waits.until(aggregate, row, shown -> true, wait)
+                        .switchIfEmpty(Mono.error(() -> new ReadModelBehind(aggregate))));
     }
 
     private static Mono<Boolean> exists(DatabaseClient database, UUID aggregate) {

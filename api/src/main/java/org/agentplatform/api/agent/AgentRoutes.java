@@ -3,6 +3,7 @@ package org.agentplatform.api.agent;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
 import org.agentplatform.api.error.ApiException;
@@ -68,8 +69,7 @@ final class AgentRoutes {
         return commands.<Long>send(new ChangeAgentSettings(agent, caller.ownerId(), visibility, request.mcpEnabled()), caller, exchange,
                         ErrorCode.AGENT_NOT_FOUND)
                 .flatMap(version -> agents.awaitVersion(agent, version, READ_MODEL_WAIT))
-                .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.SERVICE_TIMEOUT,
-                        "The change was accepted but is not visible yet; read the agent again shortly")))
+                .switchIfEmpty(Mono.error(() -> ApiException.notVisibleYet("The change", Map.of())))
                 .map(updated -> ApiResponse.of(AgentView.of(updated, caller.ownerId())));
     }
 

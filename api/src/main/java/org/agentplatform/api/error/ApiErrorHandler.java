@@ -1,11 +1,13 @@
 package org.agentplatform.api.error;
 
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.agentplatform.api.auth.AuthenticationFailure;
 import org.agentplatform.api.validation.StorableStrings;
 import org.agentplatform.api.validation.StorableText;
 import org.agentplatform.api.web.RequestIds;
 import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.query.ReadModelBehind;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.Ordered;
@@ -73,6 +75,7 @@ public final class ApiErrorHandler implements WebExceptionHandler, Ordered {
         return switch (failure) {
             case ApiException api -> api;
             case AuthenticationFailure auth -> auth.toApiException();
+            case ReadModelBehind behind -> ApiException.notVisibleYet("Resource " + behind.resource(), Map.of());
             case AuthenticationException auth -> new ApiException(ErrorCode.UNAUTHORIZED, "Authentication failed");
             case AccessDeniedException denied -> new ApiException(ErrorCode.FORBIDDEN, "Not permitted");
             case MethodNotAllowedException notAllowed -> new ApiException(ErrorCode.METHOD_NOT_ALLOWED,

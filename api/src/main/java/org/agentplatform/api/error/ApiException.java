@@ -9,6 +9,9 @@ import org.agentplatform.kernel.error.ErrorCode;
  */
 public class ApiException extends RuntimeException {
 
+    /** What {@link #notVisibleYet} tells a client to wait: a read model that lags more than its route's wait is seconds behind. */
+    static final long NOT_VISIBLE_RETRY_AFTER_SECONDS = 1;
+
     private final ErrorCode code;
     private final String param;
     private final Map<String, String> metadata;
@@ -41,6 +44,17 @@ public class ApiException extends RuntimeException {
 
     public static ApiException notFound(String message) {
         return new ApiException(ErrorCode.NOT_FOUND, message);
+    }
+
+    /**
+     * 504 {@code service_timeout} for a change the platform accepted (its events are stored) that the read model does not
+     * show within the route's wait: nothing is lost, the same read (or the same request with its Idempotency-Key) answers
+     * once the read model catches up, after {@code Retry-After}. {@code metadata} names the resource when the caller
+     * could not know its id otherwise.
+     */
+    public static ApiException notVisibleYet(String what, Map<String, String> metadata) {
+        return new ApiException(ErrorCode.SERVICE_TIMEOUT, what + " was accepted but is not visible yet; read it again after Retry-After",
+                "", metadata, NOT_VISIBLE_RETRY_AFTER_SECONDS);
     }
 
     public static ApiException rateLimited(long retryAfterSeconds) {

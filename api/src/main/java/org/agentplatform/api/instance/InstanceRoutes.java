@@ -6,6 +6,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.agentplatform.api.audit.AsOf;
 import org.agentplatform.api.auth.Caller;
@@ -50,7 +51,10 @@ import reactor.core.publisher.Mono;
 /**
  * Instances: deploy (from the catalog), list, get, start, stop, restart, destroy. Another owner's
  * instance is 404; a transition the lifecycle does not allow is 409 {@code conflict}. Each change
- * answers the instance as the read model has it after the change.
+ * answers the instance as the read model has it after the change; when the read model does not show it within
+ * {@link #READ_MODEL_WAIT}, 504 {@code service_timeout} with {@code Retry-After} and the instance's id in
+ * {@code metadata.instance_id} (a deploy's too, so that the caller can read it later). A read of an instance the event
+ * store holds and the read model does not show yet waits for it likewise, never 404.
  */
 @RestController
 final class InstanceRoutes {
@@ -107,7 +111,7 @@ final class InstanceRoutes {
             @RequestParam(name = AsOf.PARAM, required = false) String asOf) {
         InstanceId id = PathIds.parse("instanceId", instanceId, InstanceId::new);
         Instant at = AsOf.parse(asOf);
-        return instances.find(caller.ownerId(), id)
+        return instances.findAccepted(caller.ownerId(), id, READ_MODEL_WAIT)
                 .switchIfEmpty(Mono.error(() -> ApiException.notFound("No instance " + instanceId)))
                 .flatMap(found -> at == null ? Mono.just(found) : AsOf.read(() -> pointInTime.instance(id, at), "Instance " + instanceId, at))
                 .map(InstanceView::of)
@@ -147,8 +151,7 @@ final class InstanceRoutes {
 
     private Mono<ApiResponse<InstanceView>> current(OwnerId owner, InstanceId id, long version) {
         return instances.awaitVersion(owner, id, version, READ_MODEL_WAIT)
-                .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.SERVICE_TIMEOUT,
-                        "The change was accepted but is not visible yet; read the instance again shortly")))
+                .switchIfEmpty(Mono.error(() -> ApiException.notVisibleYet("The change", Map.of("instance_id", id.toString()))))
                 .map(InstanceView::of)
                 .map(ApiResponse::of);
     }

@@ -6,6 +6,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.agentplatform.api.agent.AgentAccess;
 import org.agentplatform.api.agent.AgentAvailability;
@@ -210,7 +211,7 @@ final class TaskRoutes {
 
 
     private static ApiException notVisibleYet() {
-        return new ApiException(ErrorCode.SERVICE_TIMEOUT, "The change was accepted but is not visible yet; read the task again shortly");
+        return ApiException.notVisibleYet("The change", Map.of());
     }
 
     /** A page of tasks; {@code next_since} is the largest offset listed (pass it as {@code since} to see later changes). */

@@ -181,7 +181,7 @@ final class WebhookRoutes {
 
 
     private ApiException notVisibleYet() {
-        return new ApiException(ErrorCode.SERVICE_TIMEOUT, "The change was accepted but is not visible yet; read it again shortly");
+        return ApiException.notVisibleYet("The change", Map.of());
     }
 
     /** The contract's webhook registration: {@code token} and {@code secret} are write-only. */

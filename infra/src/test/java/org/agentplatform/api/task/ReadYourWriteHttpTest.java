@@ -12,7 +12,9 @@ import org.agentplatform.infra.support.PlatformClient;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 import org.springframework.http.codec.ServerSentEvent;
+import org.springframework.test.web.reactive.server.WebTestClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
@@ -22,7 +24,8 @@ import tools.jackson.databind.JsonNode;
  * A 202 is the truth whatever the read model's lag: with the task projection held back (its table locked by the test,
  * as a flood's backlog would hold it), every task the service accepted answers its {@code GET} and its {@code /events}
  * at once, from the event store, and the {@code created_at} (and {@code deadline_at}) of the 202 are the stored ones;
- * likewise a runtime method's call and its operation's {@code GET} while the operation's view is held back.
+ * likewise a runtime method's call and its operation's {@code GET} while the operation's view is held back. A deploy or
+ * an agent the view of which is held back is never 404: 504 with {@code Retry-After} (a deploy's naming the instance).
  */
 class ReadYourWriteHttpTest extends ApiTest {
 
@@ -84,6 +87,48 @@ class ReadYourWriteHttpTest extends ApiTest {
             holder.rollback();
         }
         owner.awaitOperation(instance, operation, "succeeded");
+    }
+
+    @Test
+    void aDeployWhoseViewLagsAnswers504WithItsIdAndItsReadIsNever404() throws Exception {
+        String deployed;
+        try (Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (Statement lock = holder.createStatement()) {
+                lock.execute("LOCK TABLE instance_view IN EXCLUSIVE MODE");
+            }
+            JsonNode refused = behind(owner.post("/api/v1/instances").contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("provider", "local", "region", "local", "kind", "linux")).exchange());
+            deployed = refused.at("/error/metadata/instance_id").asString();
+            assertThat(deployed).as("the 504 names the accepted instance").isNotBlank();
+            behind(owner.get("/api/v1/instances/{i}", deployed).exchange());
+            holder.rollback();
+        }
+        owner.awaitInstance(deployed, "running");
+    }
+
+    @Test
+    void anAgentWhoseViewLagsIsNever404AfterItsCreateSucceeded() throws Exception {
+        String created;
+        try (Connection holder = dataSource.getConnection()) {
+            holder.setAutoCommit(false);
+            try (Statement lock = holder.createStatement()) {
+                lock.execute("LOCK TABLE agent_view IN EXCLUSIVE MODE");
+            }
+            String operation = owner.operationOf(instance, "agent/create", Map.of("name", "held back"));
+            created = owner.awaitOperation(instance, operation, "succeeded").at("/projection/platformAgentId").asString();
+            behind(owner.get("/api/v1/agents/{a}", created).exchange());
+            holder.rollback();
+        }
+        assertThat(PlatformClient.body(owner.get("/api/v1/agents/{a}", created).exchange(), 200).at("/data/id").asString())
+                .isEqualTo(created);
+    }
+
+    /** The answer to a request about a resource accepted while its read model is held: 504 with Retry-After, never 404. */
+    private static JsonNode behind(WebTestClient.ResponseSpec response) {
+        JsonNode refused = PlatformClient.body(response.expectHeader().valueEquals("Retry-After", "1"), 504);
+        assertThat(refused.at("/error/code").asString()).isEqualTo("service_timeout");
+        return refused;
     }
 
     @Test

@@ -13,6 +13,13 @@ public interface AgentReads {
     /** The agent unless it is unknown or deleted. */
     Mono<AgentRecord> find(AgentId agentId);
 
+    /**
+     * As {@link #find}, also of an agent created a moment ago that the read model does not show yet (the event store
+     * holds it): that one once its projection commits, waiting up to {@code wait}, then
+     * {@link org.agentplatform.query.ReadModelBehind}. Empty for an unknown or deleted agent.
+     */
+    Mono<AgentRecord> findAccepted(AgentId agentId, Duration wait);
+
     /** The agent (without its skills) and its instance's status, in one read; empty as {@link #find}. */
     Mono<AgentOnInstance> findOnInstance(AgentId agentId);
 

@@ -14,6 +14,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceStatus;
 import org.agentplatform.query.Page;
 import org.agentplatform.query.ReadModelWaits;
+import org.agentplatform.query.StoredAggregates;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
@@ -46,6 +47,15 @@ public final class R2dbcAgentReads implements AgentReads, AutoCloseable {
                 .one()
                 .flatMap(agent -> skillsOf(List.of(agent.id().value()))
                         .map(skills -> withSkills(agent, skills.getOrDefault(agent.id().value(), List.of()))));
+    }
+
+    @Override
+    public Mono<AgentRecord> findAccepted(AgentId agentId, Duration wait) {
+        return find(agentId).switchIfEmpty(Mono.defer(() -> StoredAggregates.awaitRow(database, waits, agentId.value(),
+                        () -> database.sql("SELECT deleted FROM agent_view WHERE id = :id").bind("id", agentId.value())
+                                .map(row -> Boolean.TRUE.equals(row.get("deleted", Boolean.class))).one(), wait)
+                .filter(deleted -> !deleted)
+                .flatMap(shown -> find(agentId))));
     }
 
     /** From memory while neither the agent nor its instance changed (see {@link PlacementCache}). */

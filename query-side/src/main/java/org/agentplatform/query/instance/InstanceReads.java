@@ -19,5 +19,12 @@ public interface InstanceReads {
     Mono<Page<InstanceRecord>> list(OwnerId ownerId, @Nullable Long before, int limit);
 
     /** The instance once the read model has caught up with {@code version}; empty if it does not within {@code wait}. */
+    /**
+     * The owner's instance, also one deployed a moment ago that the read model does not show yet (the event store holds
+     * it): that one once its projection commits, waiting up to {@code wait}, then {@link org.agentplatform.query.ReadModelBehind}.
+     * Empty for an unknown instance or another owner's.
+     */
+    Mono<InstanceRecord> findAccepted(OwnerId ownerId, InstanceId instanceId, Duration wait);
+
     Mono<InstanceRecord> awaitVersion(OwnerId ownerId, InstanceId instanceId, long version, Duration wait);
 }

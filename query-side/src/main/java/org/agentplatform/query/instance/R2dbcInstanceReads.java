@@ -11,6 +11,7 @@ import org.agentplatform.kernel.instance.InstanceStatus;
 import org.agentplatform.query.Page;
 import org.agentplatform.query.ReadModelWaits;
 import org.agentplatform.query.RowQuery;
+import org.agentplatform.query.StoredAggregates;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Mono;
@@ -47,6 +48,13 @@ public final class R2dbcInstanceReads implements InstanceReads {
                 .bind("id", instanceId.value())
                 .map(R2dbcInstanceReads::record)
                 .one();
+    }
+
+    @Override
+    public Mono<InstanceRecord> findAccepted(OwnerId ownerId, InstanceId instanceId, Duration wait) {
+        return find(ownerId, instanceId)
+                .switchIfEmpty(Mono.defer(() -> StoredAggregates.awaitRow(database, waits, instanceId.value(), () -> find(instanceId), wait)
+                        .filter(instance -> instance.ownerId().equals(ownerId))));
     }
 
     @Override
