@@ -1,5 +1,6 @@
 package org.agentplatform.api.audit;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -11,16 +12,20 @@ import java.util.Map;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.ApiResponse;
+import org.agentplatform.api.web.PageParams;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.api.web.StreamResume;
 import org.agentplatform.query.audit.AuditResource;
 import org.agentplatform.query.audit.AuditTrail;
+import org.jspecify.annotations.Nullable;
+import org.springdoc.core.annotations.ParameterObject;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Flux;
@@ -29,7 +34,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The auditor's reads of the caller's own events: the history (of one resource, or all), paged by chain position, and
- * the NDJSON export of a time range for a SIEM, each line re-checkable against the audit chain (docs/audit.md).
+ * the NDJSON export of a time range for a SIEM, each line re-checkable against the audit chain (docs/audit.md); the
+ * signed tree heads of the log's Merkle tree, an inclusion proof for any of the caller's events and a consistency
+ * proof between two tree sizes, each checkable offline with nothing but the proof (docs/audit.md, "The tree").
  */
 @RestController
 final class AuditRoutes {
@@ -37,6 +44,7 @@ final class AuditRoutes {
     private static final int DEFAULT_LIMIT = 100;
     private static final int MAX_LIMIT = 1000;
     private static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
+    private static final HexFormat HEX = HexFormat.of();
 
     private final AuditTrail trail;
     private final JsonMapper json;
@@ -108,6 +116,112 @@ final class AuditRoutes {
                 })
                 .collectList()
                 .map(list -> ApiResponse.of(Map.<String, Object>of("checkpoints", list)));
+    }
+
+    /**
+     * The signed tree heads, largest first: each says the Merkle tree of the first {@code tree_size} events has root
+     * {@code root_hash} (hex), and its {@code jws} (RS256, {@code /.well-known/jwks.json}) signs both as claims.
+     * {@code cursor} (a page's {@code next_cursor}) pages on to smaller trees.
+     */
+    @GetMapping("/api/v1/audit/tree-heads")
+    Mono<ApiResponse<TreeHeadList>> treeHeads(@ParameterObject PageParams paging) {
+        QueryParams.PageRequest page = paging.request();
+        return trail.treeHeads(page.before(), page.limit() + 1)
+                .map(head -> new TreeHeadView(head.treeSize(), HEX.formatHex(head.rootHash()), head.globalIndex(),
+                        head.signedAt(), head.jws()))
+                .collectList()
+                .map(heads -> {
+                    boolean more = heads.size() > page.limit();
+                    List<TreeHeadView> shown = more ? heads.subList(0, page.limit()) : heads;
+                    return ApiResponse.of(new TreeHeadList(shown, more ? shown.getLast().treeSize() : null));
+                });
+    }
+
+    /**
+     * The inclusion proof (RFC 9162 2.1.3) of the caller's event at global index {@code index} in the tree of
+     * {@code tree_size} events (a signed tree head's): its {@code leaf_index}, {@code leaf_hash} and {@code audit_path},
+     * bottom up, hex. Another owner's event, or one not in the log yet, is 404; a {@code tree_size} that does not hold
+     * the event or is larger than the log is 400 {@code invalid_param}.
+     */
+    @GetMapping("/api/v1/audit/events/{index}/proof")
+    Mono<ApiResponse<InclusionProofView>> inclusionProof(@AuthenticationPrincipal Caller caller,
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @PathVariable String index,
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1"))
+            @RequestParam(name = "tree_size", required = false) String treeSize) {
+        long globalIndex = whole("index", index);
+        if (treeSize == null) {
+            throw ApiException.missingParam("tree_size");
+        }
+        long size = whole("tree_size", treeSize);
+        return trail.leafOf(caller.ownerId(), globalIndex)
+                .switchIfEmpty(Mono.error(() -> ApiException.notFound("No event of yours at global index " + globalIndex + " in the audit log")))
+                .flatMap(leaf -> trail.treeSize().flatMap(logSize -> {
+                    if (size <= leaf || size > logSize) {
+                        return Mono.error(ApiException.invalidParam("tree_size", "'tree_size' must be from " + (leaf + 1)
+                                + " (the tree that first holds the event) to " + logSize + " (the log's size now)"));
+                    }
+                    return trail.inclusionProof(leaf, size).map(proof -> ApiResponse.of(new InclusionProofView(globalIndex, leaf, size,
+                            HEX.formatHex(proof.leafHash()), proof.auditPath().stream().map(HEX::formatHex).toList())));
+                }));
+    }
+
+    /**
+     * The consistency proof (RFC 9162 2.1.4) that the tree of {@code first} events is a prefix of the tree of
+     * {@code second}: nothing in the first was changed, removed or reordered since. Hex, as RFC 9162 orders it.
+     */
+    @GetMapping("/api/v1/audit/consistency")
+    Mono<ApiResponse<ConsistencyProofView>> consistencyProof(
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1")) @RequestParam(required = false) String first,
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "1")) @RequestParam(required = false) String second) {
+        if (first == null) {
+            throw ApiException.missingParam("first");
+        }
+        if (second == null) {
+            throw ApiException.missingParam("second");
+        }
+        long from = whole("first", first);
+        long to = whole("second", second);
+        if (from < 1) {
+            throw ApiException.invalidParam("first", "'first' must be at least 1");
+        }
+        if (to < from) {
+            throw ApiException.invalidParam("second", "'second' must be at least 'first'");
+        }
+        return trail.treeSize().flatMap(logSize -> to > logSize
+                ? Mono.error(ApiException.invalidParam("second", "'second' must be at most " + logSize + " (the log's size now)"))
+                : trail.consistencyProof(from, to).map(proof -> ApiResponse.of(new ConsistencyProofView(from, to,
+                        proof.stream().map(HEX::formatHex).toList()))));
+    }
+
+    /** A signed tree head. */
+    record TreeHeadView(@JsonProperty("tree_size") long treeSize, @JsonProperty("root_hash") String rootHash,
+            @JsonProperty("global_index") long globalIndex, @JsonProperty("signed_at") Instant signedAt, String jws) {
+    }
+
+    /** A page of signed tree heads; {@code next_cursor} is null on the last page. */
+    record TreeHeadList(@JsonProperty("tree_heads") List<TreeHeadView> treeHeads, @JsonProperty("next_cursor") @Nullable Long nextCursor) {
+    }
+
+    /** An event's inclusion proof. */
+    record InclusionProofView(@JsonProperty("global_index") long globalIndex, @JsonProperty("leaf_index") long leafIndex,
+            @JsonProperty("tree_size") long treeSize, @JsonProperty("leaf_hash") String leafHash,
+            @JsonProperty("audit_path") List<String> auditPath) {
+    }
+
+    /** A consistency proof between two tree sizes. */
+    record ConsistencyProofView(long first, long second, @JsonProperty("consistency_path") List<String> consistencyPath) {
+    }
+
+    /** A whole number from 0 in {@code param}; anything else is 400 {@code invalid_param}. */
+    private static long whole(String param, String value) {
+        if (value.isEmpty() || value.length() > 19 || !value.chars().allMatch(Character::isDigit)) {
+            throw ApiException.invalidParam(param, "'" + param + "' must be a whole number from 0");
+        }
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException beyondALong) {
+            throw ApiException.invalidParam(param, "'" + param + "' must be a whole number from 0");
+        }
     }
 
     private Map<String, Object> page(List<AuditTrail.Entry> entries, long after) {

@@ -15,6 +15,7 @@ import java.util.UUID;
 import org.agentplatform.infra.eventstore.NeverParked;
 import org.agentplatform.infra.replay.StoredEvent;
 import org.agentplatform.kernel.GlobalIndex;
+import org.agentplatform.kernel.audit.MerkleTree;
 import org.agentplatform.kernel.control.ControlActionPerformed;
 import org.agentplatform.kernel.conversation.ConversationEvent.ConversationOpened;
 import org.agentplatform.kernel.identity.OwnerId;
@@ -30,9 +31,10 @@ import org.axonframework.messaging.unitofwork.UnitOfWork;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * Extends the audit chain ({@code audit_event}) with every event, right after it commits: one processor with one
- * segment takes the events in order, and each batch costs three statements whatever its size (the events' stored
- * rows, the chain's head, the new links), plus one for the owners of resources it has not seen yet. An event
+ * Extends the audit chain ({@code audit_event}) and its Merkle tree ({@link AuditTree}) with every event, right after
+ * it commits: one processor with one segment takes the events in order, and each batch costs five statements whatever
+ * its size (the events' stored rows, the chain's head, the new links, the tree's right edge, its new nodes), plus one
+ * for the owners of resources it has not seen yet. An event
  * already chained (a batch taken again after a failure) is skipped, so the chain never forks. Each link also records
  * whose the event is and of which resource, for the history API. The group has no dead-letter queue: a chain with
  * a parked event would no longer be a chain, so a failing batch is retried, and health shows it.
@@ -47,6 +49,7 @@ public class AuditChain {
     private static final int KNOWN_RESOURCES = 100_000;
 
     private final JdbcTemplate jdbc;
+    private final AuditTree tree;
     /** Resource id -> owner, of resources seen lately (most events are of a resource created moments before). */
     private final Map<String, UUID> owners = new LinkedHashMap<>(1024, 0.75f, true) {
         @Override
@@ -57,6 +60,7 @@ public class AuditChain {
 
     public AuditChain(JdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.tree = new AuditTree(jdbc);
     }
 
     /** One event to chain: its index, its resource and, when the event says, the resource's owner. */
@@ -129,12 +133,15 @@ public class AuditChain {
         byte[] link = head.link();
         long position = head.position();
         List<Object[]> rows = new ArrayList<>(stored.size());
+        List<byte[]> leaves = new ArrayList<>(stored.size());
         for (Pending event : pending) {
             StoredEvent row = stored.get(event.globalIndex());
             if (row == null) {
                 continue;
             }
-            link = row.link(link);
+            byte[] record = row.record();
+            link = StoredEvent.link(link, record);
+            leaves.add(MerkleTree.leafHash(record));
             position++;
             UUID owner = event.owner() != null ? event.owner() : event.resourceId() == null ? null : resolved.get(event.resourceId());
             if (owner != null && event.resourceId() != null) {
@@ -144,6 +151,7 @@ public class AuditChain {
         }
         jdbc.batchUpdate("INSERT INTO audit_event (position, global_index, link, owner_id, resource_type, resource_id)"
                 + " VALUES (?, ?, ?, ?, ?, ?)", rows);
+        tree.append(head.position(), leaves);
         synchronized (owners) {
             owners.putAll(resolved);
         }

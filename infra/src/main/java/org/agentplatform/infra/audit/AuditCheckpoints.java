@@ -13,20 +13,23 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Signs the head of the audit chain: a compact JWS (RS256, the platform's signing key, so {@code /.well-known/jwks.json}
- * verifies it) whose claims are the head's {@code position}, {@code global_index} and {@code link} (hex), issued at
- * {@code iat}. A store edited after a checkpoint no longer reaches the signed link.
+ * verifies it) whose claims are the head's {@code position}, {@code global_index} and {@code link} (hex), and the
+ * signed tree head of the same events, {@code tree_size} (the position) and {@code root_hash} (hex, RFC 9162's root),
+ * issued at {@code iat}. A store edited after a checkpoint no longer reaches the signed link nor the signed root.
  */
 public final class AuditCheckpoints {
 
     public static final JOSEObjectType TYPE = new JOSEObjectType("audit-checkpoint+jwt");
 
     private final JdbcTemplate jdbc;
+    private final AuditTree tree;
     private final PlatformSigner signer;
     private final String issuer;
     private final Clock clock;
 
     public AuditCheckpoints(JdbcTemplate jdbc, PlatformSigner signer, String issuer, Clock clock) {
         this.jdbc = jdbc;
+        this.tree = new AuditTree(jdbc);
         this.signer = signer;
         this.issuer = issuer;
         this.clock = clock;
@@ -43,19 +46,22 @@ public final class AuditCheckpoints {
         long position = (long) heads.getFirst()[0];
         long globalIndex = (long) heads.getFirst()[1];
         byte[] link = (byte[]) heads.getFirst()[2];
+        byte[] root = tree.root(position);
         Instant now = clock.instant();
-        String jws = sign(position, globalIndex, link, now);
-        return jdbc.update("INSERT INTO audit_checkpoint (position, global_index, link, signed_at, jws) VALUES (?, ?, ?, ?, ?)"
-                + " ON CONFLICT (position) DO NOTHING", position, globalIndex, link, Timestamp.from(now), jws) == 1;
+        String jws = sign(position, globalIndex, link, root, now);
+        return jdbc.update("INSERT INTO audit_checkpoint (position, global_index, link, root_hash, signed_at, jws) VALUES (?, ?, ?, ?, ?, ?)"
+                + " ON CONFLICT (position) DO NOTHING", position, globalIndex, link, root, Timestamp.from(now), jws) == 1;
     }
 
-    private String sign(long position, long globalIndex, byte[] link, Instant at) {
+    private String sign(long position, long globalIndex, byte[] link, byte[] root, Instant at) {
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
                 .issuer(issuer)
                 .issueTime(Date.from(at))
                 .claim("position", position)
                 .claim("global_index", globalIndex)
                 .claim("link", HexFormat.of().formatHex(link))
+                .claim("tree_size", position)
+                .claim("root_hash", HexFormat.of().formatHex(root))
                 .build();
         return signer.sign(TYPE, claims);
     }

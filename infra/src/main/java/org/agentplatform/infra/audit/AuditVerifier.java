@@ -10,6 +10,7 @@ import java.security.KeyFactory;
 import java.security.interfaces.RSAPublicKey;
 import java.security.spec.X509EncodedKeySpec;
 import java.text.ParseException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
@@ -18,14 +19,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.agentplatform.infra.replay.StoredEvent;
+import org.agentplatform.kernel.audit.MerkleTree;
 import org.springframework.jdbc.core.JdbcTemplate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Re-checks the audit chain (docs/audit.md): every link from the first, against the events as they are stored now;
- * that every event of the store up to the chain's head is in it; and every checkpoint against the chain and its
- * signature (with the platform's public keys). Or the same over an export, line by line. The first thing that does
+ * the Merkle tree's every node, rebuilt from the same events, and the root of each signed tree head; that every event
+ * of the store up to the chain's head is in it; and every checkpoint against the chain and its signature (with the
+ * platform's public keys). Or the same over an export, line by line. The first thing that does
  * not match is the answer, naming its event.
  */
 public final class AuditVerifier {
@@ -56,11 +59,17 @@ public final class AuditVerifier {
         byte[] previous = StoredEvent.GENESIS;
         long expected = 1;
         long headIndex = 0;
+        Map<Long, byte[]> signedRoots = new HashMap<>();
+        jdbc.query("SELECT position, root_hash FROM audit_checkpoint WHERE root_hash IS NOT NULL", row -> {
+            signedRoots.put(row.getLong("position"), row.getBytes("root_hash"));
+        });
+        Map<Integer, byte[]> edge = new HashMap<>();
         while (true) {
             List<Link> page = jdbc.query("SELECT a.position, a.global_index AS chained_index, a.link, e.* FROM audit_event a"
                     + " LEFT JOIN domain_event_entry e ON e.global_index = a.global_index WHERE a.position >= ? ORDER BY a.position LIMIT ?",
                     (row, n) -> new Link(row.getLong("position"), row.getLong("chained_index"), row.getBytes("link"),
                             row.getObject("event_identifier") == null ? null : StoredEvent.of(row)), expected, PAGE);
+            List<Object[]> nodes = new ArrayList<>(page.size() * 2);
             for (Link row : page) {
                 long position = row.position();
                 long index = row.globalIndex();
@@ -73,14 +82,25 @@ public final class AuditVerifier {
                     return Result.failed(expected - 1, "event at global index " + index + " (position " + position
                             + ") is missing from the event store");
                 }
+                byte[] record = event.record();
                 byte[] link = row.link();
-                if (!Arrays.equals(event.link(previous), link)) {
+                if (!Arrays.equals(StoredEvent.link(previous, record), link)) {
                     return Result.failed(expected - 1, "event at global index " + index + " (position " + position + ", "
                             + event.eventIdentifier() + ") does not match its link: its stored bytes or its place changed");
+                }
+                AuditTree.add(position - 1, MerkleTree.leafHash(record), edge, nodes);
+                byte[] signedRoot = signedRoots.get(position);
+                if (signedRoot != null && !Arrays.equals(MerkleTree.root(position, node -> edge.get(node.level())), signedRoot)) {
+                    return Result.failed(expected - 1, "the tree head signed at size " + position + " is not the root of the events"
+                            + " up to global index " + index);
                 }
                 previous = link;
                 headIndex = Math.max(headIndex, index);
                 expected++;
+            }
+            Optional<String> edited = treeMismatch(jdbc, nodes);
+            if (edited.isPresent()) {
+                return Result.failed(expected - 1 - page.size(), edited.get());
             }
             if (page.size() < PAGE) {
                 break;
@@ -96,12 +116,34 @@ public final class AuditVerifier {
         return checkpoints(jdbc, checked);
     }
 
+    /** The first node of the stored Merkle tree that differs from {@code computed} (rows of {@link AuditTree#add}), if any. */
+    private static Optional<String> treeMismatch(JdbcTemplate jdbc, List<Object[]> computed) {
+        if (computed.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<MerkleTree.Node, byte[]> stored = new HashMap<>();
+        jdbc.query("SELECT level, node_index, hash FROM audit_tree_node WHERE (level, node_index) IN"
+                + " (SELECT * FROM unnest(?::smallint[], ?::bigint[]))", row -> {
+                    stored.put(new MerkleTree.Node(row.getInt("level"), row.getLong("node_index")), row.getBytes("hash"));
+                }, computed.stream().map(row -> ((Short) row[0]).intValue()).toArray(Integer[]::new),
+                computed.stream().map(row -> (Long) row[1]).toArray(Long[]::new));
+        for (Object[] row : computed) {
+            MerkleTree.Node node = new MerkleTree.Node((Short) row[0], (Long) row[1]);
+            if (!Arrays.equals(stored.get(node), (byte[]) row[2])) {
+                return Optional.of("the Merkle tree's node at level " + node.level() + ", index " + node.index() + " (over positions "
+                        + (node.firstLeaf() + 1) + " to " + (node.firstLeaf() + (1L << node.level())) + ") is "
+                        + (stored.containsKey(node) ? "not the hash of its events" : "missing"));
+            }
+        }
+        return Optional.empty();
+    }
+
     private static Result checkpoints(JdbcTemplate jdbc, long checked) {
         Map<String, RSAPublicKey> keys = new HashMap<>();
         jdbc.query("SELECT kid, public_key FROM signing_key", row -> {
             keys.put(row.getString("kid"), publicKey(row.getBytes("public_key")));
         });
-        List<Map<String, Object>> checkpoints = jdbc.queryForList("SELECT c.position, c.link, c.jws, a.link AS chain_link"
+        List<Map<String, Object>> checkpoints = jdbc.queryForList("SELECT c.position, c.link, c.root_hash, c.jws, a.link AS chain_link"
                 + " FROM audit_checkpoint c LEFT JOIN audit_event a ON a.position = c.position ORDER BY c.position");
         for (Map<String, Object> checkpoint : checkpoints) {
             long position = ((Number) checkpoint.get("position")).longValue();
@@ -114,7 +156,8 @@ public final class AuditVerifier {
                 RSAPublicKey key = keys.get(jws.getHeader().getKeyID());
                 if (key == null || !jws.verify(new RSASSAVerifier(key))
                         || !HEX.formatHex(link).equals(jws.getJWTClaimsSet().getStringClaim("link"))
-                        || jws.getJWTClaimsSet().getLongClaim("position") != position) {
+                        || jws.getJWTClaimsSet().getLongClaim("position") != position
+                        || !signsTreeHead(jws, position, (byte[]) checkpoint.get("root_hash"))) {
                     return Result.failed(checked, "checkpoint at position " + position + " is not signed by the platform's key");
                 }
             } catch (ParseException | JOSEException unreadable) {
@@ -122,6 +165,16 @@ public final class AuditVerifier {
             }
         }
         return Result.ok(checked);
+    }
+
+    /** A checkpoint signed with a tree head signs the stored one: its size and root; one signed before the tree has neither. */
+    private static boolean signsTreeHead(SignedJWT jws, long position, byte[] root) throws ParseException {
+        String signedRoot = jws.getJWTClaimsSet().getStringClaim("root_hash");
+        if (root == null || signedRoot == null) {
+            return root == null && signedRoot == null;
+        }
+        Long size = jws.getJWTClaimsSet().getLongClaim("tree_size");
+        return size != null && size == position && HEX.formatHex(root).equals(signedRoot);
     }
 
     /**

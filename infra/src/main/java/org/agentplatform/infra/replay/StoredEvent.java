@@ -46,9 +46,14 @@ public record StoredEvent(long globalIndex, String eventIdentifier, String aggre
 
     /** This event's link after {@code previous}. */
     public byte[] link(byte[] previous) {
+        return link(previous, record());
+    }
+
+    /** The link after {@code previous} of an event whose {@link #record()} is {@code record}. */
+    public static byte[] link(byte[] previous, byte[] record) {
         MessageDigest sha256 = sha256();
         sha256.update(previous);
-        sha256.update(record());
+        sha256.update(record);
         return sha256.digest();
     }
 

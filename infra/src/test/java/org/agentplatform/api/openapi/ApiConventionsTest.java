@@ -43,7 +43,9 @@ class ApiConventionsTest {
             "/api/v1/providers", "the catalog: the providers this node is configured with",
             "/api/v1/agents/{agentId}/keys", "at most three active agent keys",
             "/api/v1/instances/{instanceId}/faults", "the instance's fault rules, replaced as a whole by PUT",
-            "/api/v1/agents/{agentId}/tasks/{taskId}/webhooks/{webhookId}/deliveries", "the contract's: limit only, newest first");
+            "/api/v1/agents/{agentId}/tasks/{taskId}/webhooks/{webhookId}/deliveries", "the contract's: limit only, newest first",
+            "/api/v1/audit/events/{index}/proof", "a proof, not a list: an audit path of at most 64 hashes",
+            "/api/v1/audit/consistency", "a proof, not a list: at most 128 hashes");
 
     private final JsonNode document = read();
 

@@ -2,15 +2,24 @@ package org.agentplatform.query.audit;
 
 import io.r2dbc.spi.Readable;
 import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.agentplatform.kernel.audit.MerkleTree;
+import org.agentplatform.kernel.audit.MerkleTree.Node;
 import org.agentplatform.kernel.identity.OwnerId;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
  * An owner's events as the audit chain indexed them ({@code audit_event} joined to the event store): by resource,
- * after a chain position, or within a time range for export, each with its stored bytes and its link.
+ * after a chain position, or within a time range for export, each with its stored bytes and its link; and the log's
+ * Merkle tree ({@code audit_tree_node}): signed tree heads, inclusion and consistency proofs, each from O(log n) rows.
  */
 public final class AuditTrail {
 
@@ -67,6 +76,68 @@ public final class AuditTrail {
                 .map(row -> new Checkpoint(row.get("position", Long.class), row.get("global_index", Long.class), row.get("link", byte[].class),
                         row.get("signed_at", Instant.class), row.get("jws", String.class)))
                 .all();
+    }
+
+    /** A signed tree head: the tree of {@code treeSize} events has root {@code rootHash}, signed in {@code jws} at {@code signedAt}. */
+    public record TreeHead(long treeSize, long globalIndex, byte[] rootHash, Instant signedAt, String jws) {
+    }
+
+    /** The signed tree heads of sizes below {@code before} (all when null), largest first. */
+    public Flux<TreeHead> treeHeads(@Nullable Long before, int limit) {
+        return database.sql("SELECT position, global_index, root_hash, signed_at, jws FROM audit_checkpoint WHERE root_hash IS NOT NULL"
+                        + " AND position < :before ORDER BY position DESC LIMIT :limit")
+                .bind("before", before == null ? Long.MAX_VALUE : before)
+                .bind("limit", limit)
+                .map(row -> new TreeHead(row.get("position", Long.class), row.get("global_index", Long.class),
+                        row.get("root_hash", byte[].class), row.get("signed_at", Instant.class), row.get("jws", String.class)))
+                .all();
+    }
+
+    /** How many events the Merkle tree holds now (its leaves). */
+    public Mono<Long> treeSize() {
+        return database.sql("SELECT COALESCE(max(node_index) + 1, 0) AS size FROM audit_tree_node WHERE level = 0")
+                .map(row -> row.get("size", Long.class))
+                .one();
+    }
+
+    /** The leaf index (chain position - 1) of the owner's event at {@code globalIndex}; empty for another owner's or an unchained one. */
+    public Mono<Long> leafOf(OwnerId owner, long globalIndex) {
+        return database.sql("SELECT position - 1 AS leaf FROM audit_event WHERE global_index = :index AND owner_id = :owner")
+                .bind("index", globalIndex)
+                .bind("owner", owner.value())
+                .map(row -> row.get("leaf", Long.class))
+                .one();
+    }
+
+    /** A leaf's hash and its audit path in the tree of {@code size} events (RFC 9162 2.1.3), bottom up. */
+    public record InclusionProof(byte[] leafHash, List<byte[]> auditPath) {
+    }
+
+    public Mono<InclusionProof> inclusionProof(long leaf, long size) {
+        Node leafNode = new Node(0, leaf);
+        Set<Node> wanted = new LinkedHashSet<>(MerkleTree.nodesRead(nodes -> MerkleTree.inclusionProof(leaf, size, nodes)));
+        wanted.add(leafNode);
+        return nodes(wanted).map(nodes -> new InclusionProof(nodes.apply(leafNode), MerkleTree.inclusionProof(leaf, size, nodes)));
+    }
+
+    /** What proves the tree of {@code first} events a prefix of that of {@code second} (RFC 9162 2.1.4). */
+    public Mono<List<byte[]>> consistencyProof(long first, long second) {
+        return nodes(MerkleTree.nodesRead(nodes -> MerkleTree.consistencyProof(first, second, nodes)))
+                .map(nodes -> MerkleTree.consistencyProof(first, second, nodes));
+    }
+
+    private Mono<Function<Node, byte[]>> nodes(Collection<Node> wanted) {
+        if (wanted.isEmpty()) {
+            return Mono.just(MerkleTree.lookup(Map.of()));
+        }
+        return database.sql("SELECT level, node_index, hash FROM audit_tree_node WHERE (level, node_index) IN"
+                        + " (SELECT * FROM unnest(:levels::smallint[], :indexes::bigint[]))")
+                .bind("levels", wanted.stream().map(Node::level).toArray(Integer[]::new))
+                .bind("indexes", wanted.stream().map(Node::index).toArray(Long[]::new))
+                .map(row -> Map.entry(new Node(row.get("level", Short.class), row.get("node_index", Long.class)), row.get("hash", byte[].class)))
+                .all()
+                .collectMap(Map.Entry::getKey, Map.Entry::getValue)
+                .map(MerkleTree::lookup);
     }
 
     /** Whether the chain holds any event of this resource for this owner. */
