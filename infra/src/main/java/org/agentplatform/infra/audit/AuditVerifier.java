@@ -210,7 +210,8 @@ public final class AuditVerifier {
         return Result.ok(checked);
     }
 
-    private static StoredEvent storedEvent(JsonNode stored) {
+    /** The stored event an export line's {@code stored} object describes. */
+    static StoredEvent storedEvent(JsonNode stored) {
         Base64.Decoder base64 = Base64.getDecoder();
         return new StoredEvent(stored.get("global_index").asLong(), text(stored, "event_identifier"), text(stored, "aggregate_identifier"),
                 stored.get("sequence_number").asLong(), text(stored, "type"), text(stored, "time_stamp"), text(stored, "payload_type"),

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,8 @@ import tools.jackson.databind.json.JsonMapper;
  * The log's Merkle tree through the running service, checked as an auditor would, with the Python recipe of
  * docs/audit.md and nothing else: an inclusion proof of each of a task's events against a signed tree head fetched
  * before more events came; a consistency proof between two signed heads a thousand events apart, which no longer
- * verifies once a stored node between them is edited (and {@code audit verify} names that node); another owner's
+ * verifies once a stored node between them is edited (and {@code audit verify} names that node); the CLI's offline
+ * {@code audit prove} and {@code audit verify-consistency} agree, signatures checked with the JWKS; another owner's
  * event is 404, and the parameters are checked.
  */
 class AuditProofHttpTest extends ApiTest {
@@ -79,6 +81,8 @@ class AuditProofHttpTest extends ApiTest {
             Path proofFile = write(scratch, "proof.json", proof);
             assertThat(PythonRecipe.run("audit.md", "proofs", "inclusion", headFile.toString(), line.toString(), proofFile.toString()))
                     .as("the proof of the event at %d", index).isEqualTo("ok");
+            assertThat(cli("prove", "--tree-head", headFile, "--event", line, "--proof", proofFile, "--jwks", jwks(scratch)))
+                    .startsWith("0 ok: the event is in the signed tree, signed by a key of the JWKS");
         }
 
         JsonNode proof = body(owner.get("/api/v1/audit/events/{i}/proof?tree_size={s}", events.getFirst(),
@@ -87,6 +91,7 @@ class AuditProofHttpTest extends ApiTest {
         Path tampered = write(scratch, "proof.json", withFirstHashEdited(proof, "audit_path"));
         assertThat(PythonRecipe.run("audit.md", "proofs", "inclusion", headFile.toString(), line.toString(), tampered.toString()))
                 .isEqualTo("MISMATCH");
+        assertThat(cli("prove", "--tree-head", headFile, "--event", line, "--proof", tampered)).startsWith("1 MISMATCH: the event at global index");
         Path otherEvent = write(scratch, "proof.json", proof);
         Path otherLine = write(scratch, "event.json", exportLine(started, events.getLast()));
         assertThat(PythonRecipe.run("audit.md", "proofs", "inclusion", headFile.toString(), otherLine.toString(), otherEvent.toString()))
@@ -113,6 +118,8 @@ class AuditProofHttpTest extends ApiTest {
         JsonNode proof = consistency(first, second);
         assertThat(PythonRecipe.run("audit.md", "proofs", "consistency", firstFile.toString(), secondFile.toString(),
                 write(scratch, "proof.json", proof).toString())).isEqualTo("ok");
+        assertThat(cli("verify-consistency", "--first", firstFile, "--second", secondFile, "--proof", scratch.resolve("proof.json"),
+                "--jwks", jwks(scratch))).startsWith("0 ok: the second signed tree extends the first");
 
         // a node the proof reads, over events after the first head, edited by one bit
         long firstSize = first.get("tree_size").asLong();
@@ -134,6 +141,8 @@ class AuditProofHttpTest extends ApiTest {
         try {
             assertThat(PythonRecipe.run("audit.md", "proofs", "consistency", firstFile.toString(), secondFile.toString(),
                     write(scratch, "proof.json", consistency(first, second)).toString())).isEqualTo("MISMATCH");
+            assertThat(cli("verify-consistency", "--first", firstFile, "--second", secondFile, "--proof", scratch.resolve("proof.json")))
+                    .startsWith("1 MISMATCH: the tree of ");
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             List<String> args = new ArrayList<>(List.of("verify"));
             args.addAll(cliSettings());
@@ -177,6 +186,21 @@ class AuditProofHttpTest extends ApiTest {
         assertError(owner.get("/api/v1/audit/consistency?first=1&second={s}", Long.MAX_VALUE).exchange(), 400, "invalid_param", "second");
         assertThat(body(owner.get("/api/v1/audit/consistency?first={s}&second={s}", size, size).exchange(), 200)
                 .at("/data/consistency_path")).isEmpty();
+    }
+
+    /** {@code audit <args>} offline, as an auditor runs it: its exit code and what it printed. */
+    private static String cli(Object... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        int exit = AuditCommand.run(Arrays.stream(args).map(Object::toString).toArray(String[]::new), print, print);
+        return exit + " " + out.toString(StandardCharsets.UTF_8);
+    }
+
+    private Path jwks(Path dir) throws Exception {
+        Path file = dir.resolve("jwks.json");
+        Files.writeString(file, http.get().uri("/.well-known/jwks.json").exchange().expectStatus().isOk().expectBody(String.class)
+                .returnResult().getResponseBody(), StandardCharsets.UTF_8);
+        return file;
     }
 
     /** The global indexes of the resource's events once {@code count} of them are chained, in chain order. */
