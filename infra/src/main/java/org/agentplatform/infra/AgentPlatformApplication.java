@@ -9,6 +9,7 @@ import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.cli.DeadLettersCommand;
 import org.agentplatform.infra.cli.Help;
 import org.agentplatform.infra.cli.ProjectionsCommand;
+import org.agentplatform.infra.cli.TrainCommand;
 import org.agentplatform.infra.cli.UsersCommand;
 import org.agentplatform.infra.platform.BackgroundPriority;
 import org.agentplatform.infra.platform.PlatformProperties;
@@ -24,7 +25,7 @@ import reactor.core.scheduler.Schedulers;
  * The one executable: {@code java -jar agent-platform.jar} serves the API; {@code ... users create}
  * manages users of the built-in identity; {@code ... deadletters list|retry} shows and retries parked events;
  * {@code ... audit verify} checks the audit chain; {@code ... projections status|rebuild} shows the processors and
- * rebuilds read models from the event store.
+ * rebuilds read models from the event store; {@code ... train} is the training run of the ahead-of-time cache.
  */
 @SpringBootApplication
 @EnableConfigurationProperties(PlatformProperties.class)
@@ -50,6 +51,9 @@ public class AgentPlatformApplication {
         }
         if (args.length > 0 && args[0].equals(DeadLettersCommand.NAME)) {
             System.exit(DeadLettersCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
+        if (args.length > 0 && args[0].equals(TrainCommand.NAME)) {
+            System.exit(TrainCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out));
         }
         if (Help.unknownCommand(args)) {
             System.err.println("No command " + args[0] + "\n\n" + Help.text());

@@ -31,6 +31,7 @@ public final class Help {
                 "Users of the built-in identity:\n" + UsersCommand.USAGE,
                 "The audit chain:\n" + AuditCommand.USAGE,
                 "Read models (event processors):\n" + ProjectionsCommand.USAGE,
-                "Parked events:\n" + DeadLettersCommand.USAGE) + "\n";
+                "Parked events:\n" + DeadLettersCommand.USAGE,
+                "The ahead-of-time cache's training run (the build makes it; see the README):\n" + TrainCommand.USAGE) + "\n";
     }
 }
