@@ -34,10 +34,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * Extends the audit chain ({@code audit_event}) and its Merkle tree ({@link AuditTree}) with every event, right after
  * it commits: one processor with one segment takes the events in order, and each batch costs five statements whatever
  * its size (the events' stored rows, the chain's head, the new links, the tree's right edge, its new nodes), plus one
- * for the owners of resources it has not seen yet. An event
- * already chained (a batch taken again after a failure) is skipped, so the chain never forks. Each link also records
- * whose the event is and of which resource, for the history API. The group has no dead-letter queue: a chain with
- * a parked event would no longer be a chain, so a failing batch is retried, and health shows it.
+ * for the owners of resources it has not seen yet. An event already chained (a batch taken again after a failure) is
+ * skipped, so the chain never forks. Each link also records whose the event is and of which resource, for the
+ * history API. The group has no dead-letter queue: a chain with a parked event would no longer be a chain, so a
+ * failing batch is retried, and health shows it.
  */
 @ProcessingGroup(AuditChain.GROUP)
 @NeverParked

@@ -52,6 +52,11 @@ public final class AuditTree {
 
     /** The stored hashes of {@code wanted}, as a lookup that fails on one the tree lacks. */
     public Function<Node, byte[]> nodes(Collection<Node> wanted) {
+        return MerkleTree.lookup(stored(wanted));
+    }
+
+    /** The stored hashes of those of {@code wanted} the tree holds. */
+    Map<Node, byte[]> stored(Collection<Node> wanted) {
         Map<Node, byte[]> found = new HashMap<>();
         if (!wanted.isEmpty()) {
             jdbc.query("SELECT level, node_index, hash FROM audit_tree_node WHERE (level, node_index) IN"
@@ -60,7 +65,7 @@ public final class AuditTree {
                     }, wanted.stream().map(Node::level).toArray(Integer[]::new),
                     wanted.stream().map(Node::index).toArray(Long[]::new));
         }
-        return MerkleTree.lookup(found);
+        return found;
     }
 
     /**

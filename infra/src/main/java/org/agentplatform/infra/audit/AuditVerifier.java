@@ -121,12 +121,8 @@ public final class AuditVerifier {
         if (computed.isEmpty()) {
             return Optional.empty();
         }
-        Map<MerkleTree.Node, byte[]> stored = new HashMap<>();
-        jdbc.query("SELECT level, node_index, hash FROM audit_tree_node WHERE (level, node_index) IN"
-                + " (SELECT * FROM unnest(?::smallint[], ?::bigint[]))", row -> {
-                    stored.put(new MerkleTree.Node(row.getInt("level"), row.getLong("node_index")), row.getBytes("hash"));
-                }, computed.stream().map(row -> ((Short) row[0]).intValue()).toArray(Integer[]::new),
-                computed.stream().map(row -> (Long) row[1]).toArray(Long[]::new));
+        Map<MerkleTree.Node, byte[]> stored = new AuditTree(jdbc).stored(computed.stream()
+                .map(row -> new MerkleTree.Node((Short) row[0], (Long) row[1])).toList());
         for (Object[] row : computed) {
             MerkleTree.Node node = new MerkleTree.Node((Short) row[0], (Long) row[1]);
             if (!Arrays.equals(stored.get(node), (byte[]) row[2])) {
