@@ -83,6 +83,8 @@ public final class Bench {
     private Backlog backlog;
     /** Tasks carried to completion per second in the burst phase (0 until it ran). */
     private double sustainedPerSecond;
+    /** The cold phase: fresh starts with and without the ahead-of-time cache, against the warm service. */
+    private final Cold cold;
 
     private Bench(Path serviceJar, List<String> javaOptions, Path out, boolean smoke, boolean profile, boolean statements,
             List<Double> curve, List<String> only) {
@@ -97,6 +99,7 @@ public final class Bench {
         this.sizes = curve == null ? chosen : new Sizes(chosen.clients(), chosen.rawInsert(), chosen.warmup(), chosen.singleCreates(),
                 chosen.burst(), chosen.invokes(), chosen.sseSamples(), chosen.backgroundRate(), curve, chosen.curveStep(),
                 chosen.webhookTasks(), chosen.heldStreams(), chosen.drainPatience());
+        this.cold = new Cold(serviceJar, javaOptions, SERVICE_SETTINGS, smoke, sizes.clients(), report);
     }
 
     public static void main(String[] args) throws Exception {
@@ -125,7 +128,7 @@ public final class Bench {
                 case "--against-java-option" -> againstOptions.add(args[++index]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++index]);
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--statements] [--curve RATE,RATE...]"
-                        + " [--only raw,http,single,burst,invoke,sustained,neighbours,sse,nodes,conversation,terminal,curve,webhooks,streams,replay] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
+                        + " [--only raw,http,single,burst,invoke,sustained,neighbours,sse,nodes,conversation,terminal,curve,webhooks,streams,replay,cold] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
                         + " | --against OTHER_JAR [--against-java-option OPTION]... [--rounds N]");
             }
         }
@@ -183,6 +186,9 @@ public final class Bench {
                 rawInserts(scratch);
             }
             warmUp("warm_up");
+            if (runs("cold")) {
+                cold.measureWarm(service, key, agent);
+            }
             if (profile) {
                 service.startProfile();
             }
@@ -233,6 +239,9 @@ public final class Bench {
         }
         if (runs("replay")) {
             replay(scratch.resolve("data"), out.resolve(name + "-rebuild.log"));
+        }
+        if (runs("cold")) {
+            cold.run(scratch, out, name);
         }
         if (runs("neighbours")) {
             onShippedNode(scratch.resolve("neighbours-data"), out.resolve(name + "-neighbours-service.log"), this::neighbours);
