@@ -46,23 +46,35 @@ public final class AuditCheckpoints {
         long position = (long) heads.getFirst()[0];
         long globalIndex = (long) heads.getFirst()[1];
         byte[] link = (byte[]) heads.getFirst()[2];
-        byte[] root = tree.root(position);
+        byte[] root = rootOrNull(position);
         Instant now = clock.instant();
         String jws = sign(position, globalIndex, link, root, now);
         return jdbc.update("INSERT INTO audit_checkpoint (position, global_index, link, root_hash, signed_at, jws) VALUES (?, ?, ?, ?, ?, ?)"
                 + " ON CONFLICT (position) DO NOTHING", position, globalIndex, link, root, Timestamp.from(now), jws) == 1;
     }
 
+    /**
+     * The tree's root at {@code position}; null while the tree lacks its nodes (a store chained before the tree, whose
+     * leaves the chain's next batch adds): the checkpoint then signs the chain alone, and a later one the tree head.
+     */
+    private byte[] rootOrNull(long position) {
+        try {
+            return tree.root(position);
+        } catch (IllegalStateException notCaughtUp) {
+            return null;
+        }
+    }
+
     private String sign(long position, long globalIndex, byte[] link, byte[] root, Instant at) {
-        JWTClaimsSet claims = new JWTClaimsSet.Builder()
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
                 .issuer(issuer)
                 .issueTime(Date.from(at))
                 .claim("position", position)
                 .claim("global_index", globalIndex)
-                .claim("link", HexFormat.of().formatHex(link))
-                .claim("tree_size", position)
-                .claim("root_hash", HexFormat.of().formatHex(root))
-                .build();
-        return signer.sign(TYPE, claims);
+                .claim("link", HexFormat.of().formatHex(link));
+        if (root != null) {
+            claims.claim("tree_size", position).claim("root_hash", HexFormat.of().formatHex(root));
+        }
+        return signer.sign(TYPE, claims.build());
     }
 }
