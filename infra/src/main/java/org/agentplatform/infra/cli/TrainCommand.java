@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -50,6 +51,8 @@ public final class TrainCommand {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final int CLIENTS = 8;
+    /** How long past its load the workload may take to finish its last requests. */
+    private static final Duration PATIENCE = Duration.ofMinutes(2);
 
     private TrainCommand() {
     }
@@ -118,14 +121,18 @@ public final class TrainCommand {
             receiver.start();
             String webhook = "http://127.0.0.1:" + receiver.getAddress().getPort() + "/hook";
             Instant end = Instant.now().plus(load);
-            try (ExecutorService clients = Executors.newFixedThreadPool(CLIENTS)) {
+            // daemon clients, not awaited on the way out: a request that never ends (a bug the training found) cannot hold
+            // the build; the run gives up PATIENCE after the load and the service's shutdown ends the connections
+            ExecutorService clients = Executors.newFixedThreadPool(CLIENTS, Thread.ofPlatform().daemon().name("train-", 0).factory());
+            try {
                 List<CompletableFuture<Void>> running = new ArrayList<>();
                 for (int client = 0; client < CLIENTS; client++) {
                     int number = client;
                     running.add(CompletableFuture.runAsync(() -> trained.loop(agent, webhook, number, end), clients));
                 }
-                CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).join();
+                CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(load.plus(PATIENCE).toMillis(), TimeUnit.MILLISECONDS);
             } finally {
+                clients.shutdownNow();
                 receiver.stop(0);
             }
             return requests.get() + trained.requests.get();
