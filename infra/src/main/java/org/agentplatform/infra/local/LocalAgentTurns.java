@@ -557,15 +557,17 @@ final class LocalAgentTurns {
         if (next == null) {
             return;
         }
+        // the claimer looks again once half the room is free: claims of several turns, not one per turn begun
+        if (queued.decrementAndGet() <= maxQueued / 2) {
+            wake.release();
+        }
+        if (next.running().over) {
+            // stopped, aborted with its instance, or run again by the recovery while it waited here: nothing to begin
+            return;
+        }
         AgentTurn turn = next.running().turn;
-        guarded(next.running(), () -> {
-            // the claimer looks again once half the room is free: claims of several turns, not one per turn begun
-            if (queued.decrementAndGet() <= maxQueued / 2) {
-                wake.release();
-            }
-            begin(next.running(), next.placement() != null ? next.placement()
-                    : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()));
-        }).run();
+        guarded(next.running(), () -> begin(next.running(), next.placement() != null ? next.placement()
+                : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()))).run();
     }
 
     /** The action, or (when it throws) the turn failed as {@code internal_error}; a worker thread never dies of a turn. */

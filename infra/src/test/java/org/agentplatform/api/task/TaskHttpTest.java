@@ -403,8 +403,10 @@ class TaskHttpTest extends ApiTest {
     @Test
     void aRunningTurnStaysWithItsLiveNodePastTheTakeoverDelayWithNoWritePerSweep() {
         String task = owner.task(agent, "slow\n/echo take_ms=4000 deltas=2");
-        Map<String, Object> started = await(() -> turnRow(task), row -> row != null && "running".equals(row.get("state")),
-                "the turn recorded as running");
+        // begun by a worker (the task says running once it is): the node holds the turn, not only its row
+        owner.awaitTask(agent, task, "running");
+        Map<String, Object> started = turnRow(task);
+        assertThat(started.get("state")).isEqualTo("running");
         clock.advance(Duration.ofSeconds(25)); // past the takeover delay (20 s)
         runtime.recoverTurns();
         assertThat(turnRow(task)).as("not taken over, not touched").isEqualTo(started);
