@@ -30,10 +30,8 @@ public final class StoredAggregates {
      */
     public static <T> Mono<T> awaitRow(DatabaseClient database, ReadModelWaits waits, UUID aggregate, Supplier<Mono<T>> row,
             Duration wait) {
-        return exists(database, aggregate)
-                .filter(stored -> stored)
-                .flatMap(stored -> waits.until(aggregate, row, shown -> true, wait)
-                        .switchIfEmpty(Mono.error(() -> new ReadModelBehind(aggregate))));
+        return find(database, aggregate, Mono::empty, () -> waits.until(aggregate, row, shown -> true, wait)
+                .switchIfEmpty(Mono.error(() -> new ReadModelBehind(aggregate))));
     }
 
     private static Mono<Boolean> exists(DatabaseClient database, UUID aggregate) {
