@@ -25,6 +25,7 @@ class MetricsHttpTest extends ApiTest {
         PlatformClient owner = platform();
         String agent = owner.createAgent(owner.runningInstance("linux"), "measured-" + UUID.randomUUID());
         String before = prometheus();
+        String after;
         try (WebhookReceiver receiver = new WebhookReceiver()) {
             String task = owner.task(agent, Map.of("message", "count me\n/echo take_ms=1500",
                     "webhooks", List.of(Map.of("url", receiver.url("/hook"))))).at("/data/task_id").asString();
@@ -40,11 +41,12 @@ class MetricsHttpTest extends ApiTest {
             }
             owner.awaitTask(agent, task, "completed");
             receiver.await("/hook", 3);
+            // awaited while the receiver still answers: an attempt is counted once its answer arrived, after the callback
+            after = PlatformClient.await(this::prometheus,
+                    text -> value(text, "agent_platform_webhook_attempts_seconds_count", "outcome=\"succeeded\"")
+                            >= value(before, "agent_platform_webhook_attempts_seconds_count", "outcome=\"succeeded\"") + 3,
+                    "three webhook attempts counted");
         }
-        String after = PlatformClient.await(this::prometheus,
-                text -> value(text, "agent_platform_webhook_attempts_seconds_count", "outcome=\"succeeded\"")
-                        >= value(before, "agent_platform_webhook_attempts_seconds_count", "outcome=\"succeeded\"") + 3,
-                "three webhook attempts counted");
         assertThat(value(after, "agent_platform_tasks_accepted_total", "")).isGreaterThan(value(before, "agent_platform_tasks_accepted_total", ""));
         assertThat(value(after, "agent_platform_tasks_finished_total", "status=\"completed\""))
                 .isGreaterThan(value(before, "agent_platform_tasks_finished_total", "status=\"completed\""));

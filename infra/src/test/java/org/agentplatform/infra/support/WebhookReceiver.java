@@ -158,6 +158,8 @@ public final class WebhookReceiver implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
+        // answers already being written are finished (up to a second): a test that closes its receiver right after the
+        // last callback arrived must not turn that attempt into a reset connection the platform counts as failed
+        server.stop(1);
     }
 }
