@@ -8,6 +8,7 @@ import org.agentplatform.api.web.CorsSettings;
 import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.cli.DeadLettersCommand;
 import org.agentplatform.infra.cli.Help;
+import org.agentplatform.infra.cli.OwnersCommand;
 import org.agentplatform.infra.cli.ProjectionsCommand;
 import org.agentplatform.infra.cli.TrainCommand;
 import org.agentplatform.infra.cli.UsersCommand;
@@ -24,7 +25,7 @@ import reactor.core.scheduler.Schedulers;
 /**
  * The one executable: {@code java -jar agent-platform.jar} serves the API; {@code ... users create}
  * manages users of the built-in identity; {@code ... deadletters list|retry} shows and retries parked events;
- * {@code ... audit verify} checks the audit chain; {@code ... projections status|rebuild} shows the processors and
+ * {@code ... audit verify} checks the audit chain; {@code ... owners erase} erases an owner's personal content; {@code ... projections status|rebuild} shows the processors and
  * rebuilds read models from the event store; {@code ... train} is the training run of the ahead-of-time cache.
  */
 @SpringBootApplication
@@ -51,6 +52,9 @@ public class AgentPlatformApplication {
         }
         if (args.length > 0 && args[0].equals(DeadLettersCommand.NAME)) {
             System.exit(DeadLettersCommand.run(Arrays.copyOfRange(args, 1, args.length)));
+        }
+        if (args.length > 0 && args[0].equals(OwnersCommand.NAME)) {
+            System.exit(OwnersCommand.run(Arrays.copyOfRange(args, 1, args.length)));
         }
         if (args.length > 0 && args[0].equals(TrainCommand.NAME)) {
             System.exit(TrainCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out));

@@ -9,12 +9,14 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.PageParams;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.api.web.StreamResume;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.query.audit.AuditResource;
 import org.agentplatform.query.audit.AuditTrail;
 import org.jspecify.annotations.Nullable;
@@ -48,8 +50,10 @@ final class AuditRoutes {
 
     private final AuditTrail trail;
     private final JsonMapper json;
+    private final PersonalContent content;
 
-    AuditRoutes(AuditTrail trail, JsonMapper json) {
+    AuditRoutes(AuditTrail trail, JsonMapper json, PersonalContent content) {
+        this.content = content;
         this.trail = trail;
         this.json = json;
     }
@@ -76,7 +80,7 @@ final class AuditRoutes {
         return visible.flatMap(owned -> owned
                 ? trail.history(caller.ownerId(), type, resourceId, after, clamped).collectList()
                 : Mono.error(ApiException.notFound("No " + type + " " + resourceId)))
-                .map(entries -> ApiResponse.of(page(entries, after)));
+                .map(entries -> ApiResponse.of(page(entries, after, content.opener(caller.ownerId()))));
     }
 
     /** Every event of the caller that occurred in [{@code since}, {@code until}) (RFC 3339; either may be absent), one JSON per line. */
@@ -90,7 +94,7 @@ final class AuditRoutes {
         Instant to = QueryParams.instant("until", until);
         Flux<DataBuffer> lines = trail.export(caller.ownerId(), from, to)
                 .map(entry -> {
-                    byte[] line = json.writeValueAsBytes(AuditView.exported(entry, json));
+                    byte[] line = json.writeValueAsBytes(AuditView.exported(entry, json, content.opener(caller.ownerId())));
                     return DefaultDataBufferFactory.sharedInstance.allocateBuffer(line.length + 1).write(line).write((byte) '\n');
                 });
         return ResponseEntity.ok().contentType(NDJSON).body(lines);
@@ -224,9 +228,9 @@ final class AuditRoutes {
         }
     }
 
-    private Map<String, Object> page(List<AuditTrail.Entry> entries, long after) {
+    private Map<String, Object> page(List<AuditTrail.Entry> entries, long after, UnaryOperator<String> open) {
         Map<String, Object> page = new LinkedHashMap<>();
-        page.put("events", entries.stream().map(entry -> AuditView.event(entry, json)).toList());
+        page.put("events", entries.stream().map(entry -> AuditView.event(entry, json, open)).toList());
         page.put("next_since", entries.isEmpty() ? after : entries.getLast().position());
         return page;
     }

@@ -4,6 +4,8 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.agentplatform.api.web.SealedTexts;
 import org.agentplatform.kernel.AuditMetadata;
 import org.agentplatform.query.audit.AuditTrail;
 import tools.jackson.databind.JsonNode;
@@ -19,7 +21,8 @@ final class AuditView {
     private AuditView() {
     }
 
-    static Map<String, Object> event(AuditTrail.Entry entry, JsonMapper json) {
+    /** {@code open} opens the owner's sealed texts in the event's data (the stored bytes the export adds stay sealed). */
+    static Map<String, Object> event(AuditTrail.Entry entry, JsonMapper json, UnaryOperator<String> open) {
         JsonNode metaData = entry.metaData() == null ? json.createObjectNode() : json.readTree(entry.metaData());
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("global_index", entry.globalIndex());
@@ -32,12 +35,12 @@ final class AuditView {
         view.put("actor", text(metaData, AuditMetadata.ACTOR, text(metaData, AuditMetadata.CREDENTIAL_ID, null)));
         view.put("request_id", text(metaData, AuditMetadata.REQUEST_ID, null));
         view.put("caused_by", causedBy(text(metaData, AuditMetadata.CAUSED_BY, null)));
-        view.put("data", json.readTree(entry.payload()));
+        view.put("data", SealedTexts.opened(json.readTree(entry.payload()), open));
         return view;
     }
 
-    static Map<String, Object> exported(AuditTrail.Entry entry, JsonMapper json) {
-        Map<String, Object> view = event(entry, json);
+    static Map<String, Object> exported(AuditTrail.Entry entry, JsonMapper json, UnaryOperator<String> open) {
+        Map<String, Object> view = event(entry, json, open);
         HexFormat hex = HexFormat.of();
         Base64.Encoder base64 = Base64.getEncoder();
         Map<String, Object> stored = new LinkedHashMap<>();

@@ -34,6 +34,7 @@ import org.agentplatform.kernel.conversation.ConversationCommand.OpenConversatio
 import org.agentplatform.kernel.conversation.ConversationCommand.PostMessage;
 import org.agentplatform.kernel.conversation.ConversationId;
 import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.conversation.ConversationReads;
@@ -76,11 +77,13 @@ final class ConversationRoutes {
     private final TaskStarter starter;
     private final ConversationStream stream;
     private final BacklogSettings backlog;
+    private final PersonalContent content;
     private final Clock clock;
 
     ConversationRoutes(Commands commands, ConversationReads conversations, AgentReads agents, AgentAvailability availability,
-            TaskStarter starter, ConversationStream stream, BacklogSettings backlog, Clock clock) {
+            TaskStarter starter, ConversationStream stream, BacklogSettings backlog, PersonalContent content, Clock clock) {
         this.backlog = backlog;
+        this.content = content;
         this.commands = commands;
         this.conversations = conversations;
         this.agents = agents;
@@ -108,7 +111,7 @@ final class ConversationRoutes {
                                 "", Map.of("conversation_id", id.toString()), null)
                         : refused)
                 .then(Mono.defer(() -> conversations.awaitVersion(id, 0, READ_YOUR_WRITE)))
-                .map(ConversationView::of)
+                .map(conversation -> ConversationView.of(conversation, content.opener(caller.ownerId())))
                 .defaultIfEmpty(ConversationView.opened(id, agent, contextId, open.title(), clock.instant()))
                 .map(ApiResponse::of);
     }
@@ -123,7 +126,8 @@ final class ConversationRoutes {
         Long before = cursor == null ? null : StreamResume.offset("cursor", cursor);
         return AgentAccess.readable(agents, agent, caller.ownerId())
                 .flatMap(found -> conversations.list(caller.ownerId(), agent, before, clamped).collectList())
-                .map(page -> ApiResponse.of(new ConversationList(page.stream().map(ConversationView::of).toList(),
+                .map(page -> ApiResponse.of(new ConversationList(page.stream()
+                        .map(conversation -> ConversationView.of(conversation, content.opener(caller.ownerId()))).toList(),
                         page.size() == clamped ? page.getLast().openedOffset() : null)));
     }
 
@@ -131,7 +135,7 @@ final class ConversationRoutes {
     Mono<ApiResponse<ConversationView>> get(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @PathVariable String convId) {
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
-                .map(conversation -> ApiResponse.of(ConversationView.of(conversation)));
+                .map(conversation -> ApiResponse.of(ConversationView.of(conversation, content.opener(caller.ownerId()))));
     }
 
     /**
@@ -153,7 +157,8 @@ final class ConversationRoutes {
                     return starter.attachments(caller.ownerId(), message.attachments())
                             .flatMap(attached -> availability.serving(conversation.instanceId())
                                     .then(commands.<Long>send(new PostMessage(conversation.id(), caller.ownerId(), messageId,
-                                            TaskMessage.user(message.message(), attached), backlog.maxWaitingMessages()), caller, exchange,
+                                            starter.sealed(caller.ownerId(), TaskMessage.user(message.message(), attached)),
+                                            backlog.maxWaitingMessages()), caller, exchange,
                                             ErrorCode.AGENT_NOT_FOUND)))
                             .onErrorMap(ApiException.class, refused -> switch (refused.code()) {
                                 case CONFLICT -> refused.getMessage().startsWith(PostMessage.DUPLICATE)
@@ -182,7 +187,7 @@ final class ConversationRoutes {
         LogPages.Query query = LogPages.Query.of(since, includeDeltas, limit);
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
                 .flatMap(conversation -> LogPages.page(query, conversations.log(conversation.id(), query.since(), query.deltas(),
-                                query.limit()), ConversationView::entry, conversations.find(conversation.id()).map(ConversationRecord::lastOffset))
+                                query.limit()), entry -> ConversationView.entry(entry, content.opener(caller.ownerId())), conversations.find(conversation.id()).map(ConversationRecord::lastOffset))
                         .map(page -> new ConversationMessageLog(conversation.id().toString(), page.rows(), page.latestOffset(), page.nextSince(),
                                 page.hasMore())))
                 .map(ApiResponse::of);
@@ -209,7 +214,7 @@ final class ConversationRoutes {
                                 ErrorCode.AGENT_NOT_FOUND)
                         .flatMap(version -> conversations.awaitVersion(conversation.id(), version, READ_YOUR_WRITE)))
                 .switchIfEmpty(Mono.error(ConversationRoutes::notVisibleYet))
-                .map(conversation -> ApiResponse.of(ConversationView.of(conversation)));
+                .map(conversation -> ApiResponse.of(ConversationView.of(conversation, content.opener(caller.ownerId()))));
     }
 
     /** Closes the conversation (a running turn is canceled); closing a closed one answers it as it is. */
@@ -221,7 +226,7 @@ final class ConversationRoutes {
                                 ErrorCode.AGENT_NOT_FOUND)
                         .flatMap(version -> conversations.awaitVersion(conversation.id(), version, READ_YOUR_WRITE)))
                 .switchIfEmpty(Mono.error(ConversationRoutes::notVisibleYet))
-                .map(conversation -> ApiResponse.of(ConversationView.of(conversation)));
+                .map(conversation -> ApiResponse.of(ConversationView.of(conversation, content.opener(caller.ownerId()))));
     }
 
     private static ApiException notVisibleYet() {

@@ -7,6 +7,7 @@ import java.util.UUID;
 import org.agentplatform.api.channel.ChannelStream.Frame;
 import org.agentplatform.api.channel.ChannelStream;
 import org.agentplatform.api.web.OpenStreams;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.conversation.ConversationProjection;
 import org.agentplatform.query.conversation.ConversationReads;
@@ -27,9 +28,11 @@ final class ConversationStream {
 
     private final ConversationReads conversations;
     private final ChannelStream stream;
+    private final PersonalContent content;
 
-    ConversationStream(ConversationReads conversations, ChannelStream stream) {
+    ConversationStream(ConversationReads conversations, ChannelStream stream, PersonalContent content) {
         this.conversations = conversations;
+        this.content = content;
         this.stream = stream;
     }
 
@@ -71,7 +74,8 @@ final class ConversationStream {
         }
 
         @Override
-        public Map<String, Object> data(ChannelEntry row) {
+        public Map<String, Object> data(ChannelEntry stored) {
+            ChannelEntry row = stored.personal(content.opener(conversation.ownerId()));
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("type", row.kind());
             data.put("conversation_id", conversation.id().toString());
@@ -100,7 +104,7 @@ final class ConversationStream {
         /** A closed conversation ended as its caller asked: {@code done} with the agent's latest reply, not an error. */
         @Override
         public List<Frame> closing(ConversationRecord closed) {
-            return List.of(Frame.at(ChannelStream.doneOffset(closed.lastOffset()), "done", ChannelStream.doneFrame(closed.text(), closed.contextId(),
+            return List.of(Frame.at(ChannelStream.doneOffset(closed.lastOffset()), "done", ChannelStream.doneFrame(content.open(conversation.ownerId(), closed.text()), closed.contextId(),
                     null, null)));
         }
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.agentplatform.api.channel.EntryView;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.conversation.ConversationId;
@@ -36,10 +37,11 @@ record ConversationView(
     record ErrorView(@Nullable String code, String message) {
     }
 
-    static ConversationView of(ConversationRecord conversation) {
+    /** The conversation for its owner: {@code open} opens the owner's sealed texts for the wire. */
+    static ConversationView of(ConversationRecord conversation, UnaryOperator<String> open) {
         return new ConversationView(conversation.id().toString(), conversation.agentId().toString(), conversation.contextId(),
                 conversation.status(), conversation.title(), conversation.turn(), conversation.turnStatus(), conversation.messages(),
-                conversation.text(), conversation.errorCode() == null ? null
+                open.apply(conversation.text()), conversation.errorCode() == null ? null
                         : new ErrorView(wireCode(conversation.errorCode()), conversation.errorMessage()),
                 conversation.lastOffset(), conversation.createdAt(), conversation.updatedAt());
     }
@@ -54,8 +56,8 @@ record ConversationView(
      * A row of a conversation's log. A status row is final when it ends something: a {@code turn_status} other than
      * {@code running} ends its turn, {@code conversation_status} {@code closed} ends the conversation.
      */
-    static EntryView entry(ChannelEntry entry) {
-        EntryView view = EntryView.of(entry, entry.status() == null ? null : ends(entry));
+    static EntryView entry(ChannelEntry entry, UnaryOperator<String> open) {
+        EntryView view = EntryView.of(entry, entry.status() == null ? null : ends(entry), open);
         return view.data() == null || !view.data().containsKey("code") ? view : view.withData(wireData(view.data()));
     }
 

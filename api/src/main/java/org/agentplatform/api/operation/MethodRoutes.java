@@ -15,6 +15,7 @@ import org.agentplatform.kernel.instance.InstanceCommand.CheckInstanceReadiness;
 import org.agentplatform.kernel.instance.InstanceCommand.Readiness;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.RuntimeMethod;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -46,8 +47,10 @@ final class MethodRoutes {
     private final Commands commands;
     private final OperationQueue queue;
     private final JsonMapper json;
+    private final PersonalContent content;
 
-    MethodRoutes(Commands commands, OperationQueue queue, JsonMapper json) {
+    MethodRoutes(Commands commands, OperationQueue queue, JsonMapper json, PersonalContent content) {
+        this.content = content;
         this.commands = commands;
         this.queue = queue;
         this.json = json;
@@ -95,7 +98,7 @@ final class MethodRoutes {
         }
         return commands.<Readiness>send(new CheckInstanceReadiness(instance, caller.ownerId()), caller, exchange, ErrorCode.NOT_FOUND)
                 .flatMap(readiness -> queue.queue(caller, exchange, instance, caller.ownerId(), method, params, null, deadline))
-                .map(operation -> JsonRpc.result(id, OperationSnapshot.of(operation)));
+                .map(operation -> JsonRpc.result(id, OperationSnapshot.of(operation, content.opener(caller.ownerId()))));
     }
 
     private Duration deadline(String deadlineMs) {

@@ -20,6 +20,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.OperationCommand.CancelAnswer;
 import org.agentplatform.kernel.operation.OperationCommand.RequestOperationCancel;
 import org.agentplatform.kernel.operation.OperationId;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.operation.OperationReads;
 import org.agentplatform.query.operation.OperationRecord;
@@ -51,11 +52,14 @@ final class OperationRoutes {
     private final Commands commands;
     private final OperationReads operations;
     private final OperationStream stream;
+    private final PersonalContent content;
     private final JsonMapper json;
 
     private final PointInTime pointInTime;
 
-    OperationRoutes(Commands commands, OperationReads operations, OperationStream stream, JsonMapper json, PointInTime pointInTime) {
+    OperationRoutes(Commands commands, OperationReads operations, OperationStream stream, JsonMapper json, PointInTime pointInTime,
+            PersonalContent content) {
+        this.content = content;
         this.pointInTime = pointInTime;
         this.commands = commands;
         this.operations = operations;
@@ -70,9 +74,9 @@ final class OperationRoutes {
         if (at != null) {
             return find(caller, instanceId, operationId)
                     .flatMap(operation -> AsOf.read(() -> pointInTime.operation(operation.id(), at), "Operation " + operationId, at))
-                    .map(OperationSnapshot::of);
+                    .map(operation -> OperationSnapshot.of(operation, content.opener(caller.ownerId())));
         }
-        return find(caller, instanceId, operationId).map(OperationSnapshot::of);
+        return find(caller, instanceId, operationId).map(operation -> OperationSnapshot.of(operation, content.opener(caller.ownerId())));
     }
 
     @PostMapping("/api/v1/instances/{instanceId}/operations/{operationId}/cancel")
@@ -113,7 +117,7 @@ final class OperationRoutes {
                         .body(Flux.just(DefaultDataBufferFactory.sharedInstance.wrap(json.writeValueAsBytes(ahead.getBody()))));
             }
             boolean finished = operation.status().isTerminal() && cursor == operation.sequence();
-            return finished ? EventStreams.finished() : EventStreams.of(stream.after(operation.id(), cursor));
+            return finished ? EventStreams.finished() : EventStreams.of(stream.after(operation.id(), cursor, content.opener(caller.ownerId())));
         });
     }
 

@@ -2,6 +2,8 @@ package org.agentplatform.api.operation;
 
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.agentplatform.api.web.SealedTexts;
 import org.agentplatform.kernel.operation.OperationStatus;
 import org.agentplatform.query.operation.OperationRecord;
 import org.jspecify.annotations.Nullable;
@@ -40,7 +42,8 @@ public record OperationSnapshot(
     public record Progress(String sequence, String phase, int current, int total) {
     }
 
-    public static OperationSnapshot of(OperationRecord operation) {
+    /** The operation for its owner: {@code open} opens the owner's sealed texts in its result (a cron run's output). */
+    public static OperationSnapshot of(OperationRecord operation, UnaryOperator<String> open) {
         String sequence = Long.toString(operation.sequence());
         OperationStatus status = operation.status();
         return new OperationSnapshot(
@@ -60,7 +63,7 @@ public record OperationSnapshot(
                 new Progress(sequence, status.wireName(), phase(status), PHASES),
                 operation.cancelRequest(),
                 operation.projection(),
-                operation.result(),
+                SealedTexts.opened(operation.result(), open),
                 operation.error());
     }
 

@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import org.agentplatform.api.web.OpenStreams;
+import org.agentplatform.api.web.SealedTexts;
 import org.agentplatform.kernel.operation.OperationId;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.operation.OperationEventRecord;
@@ -39,7 +41,8 @@ public final class OperationStream {
         this.open = open;
     }
 
-    public Flux<ServerSentEvent<String>> after(OperationId operation, long cursor) {
+    /** {@code open} opens the owner's sealed texts in the events' data (a cron run's output). */
+    public Flux<ServerSentEvent<String>> after(OperationId operation, long cursor, UnaryOperator<String> opener) {
         AtomicLong last = new AtomicLong(cursor);
         // the feed is subscribed before the first read, so no commit slips between them
         Flux<Object> wakes = Flux.merge(feed.on(OperationViewProjection.CHANNEL, operation.toString()).map(any -> WAKE), Mono.just(WAKE))
@@ -47,7 +50,7 @@ public final class OperationStream {
         Flux<Object> events = wakes
                 .concatMap(wake -> operations.eventsAfter(operation, last.get()).doOnNext(event -> last.set(event.sequence())), 1)
                 .takeUntil(event -> event.status().isTerminal())
-                .<Object>map(this::event)
+                .<Object>map(event -> event(event, opener))
                 .concatWithValues(END);
         Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
         return open.track(OpenStreams.OPERATION, Flux.merge(events, keepAlive)
@@ -57,7 +60,7 @@ public final class OperationStream {
                 .map(event -> (ServerSentEvent<String>) event));
     }
 
-    private ServerSentEvent<String> event(OperationEventRecord event) {
+    private ServerSentEvent<String> event(OperationEventRecord event, UnaryOperator<String> open) {
         String sequence = Long.toString(event.sequence());
         Map<String, Object> envelope = new LinkedHashMap<>();
         envelope.put("operationId", event.operationId().toString());
@@ -69,7 +72,7 @@ public final class OperationStream {
         envelope.put("status", event.status().wireName());
         envelope.put("effectState", event.status().effectState().wireName());
         envelope.put("terminal", event.status().isTerminal());
-        envelope.put("data", event.data());
+        envelope.put("data", SealedTexts.opened(event.data(), open));
         return ServerSentEvent.builder(json.writeValueAsString(envelope)).id(sequence).event(event.type()).build();
     }
 }

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.agentplatform.api.agent.AgentAccess;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.error.ApiException;
@@ -11,6 +12,7 @@ import org.agentplatform.api.task.TaskRequests.InvokeRequest;
 import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.kernel.task.TaskOrigin;
 import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
@@ -34,9 +36,11 @@ final class InvokeRoutes {
 
     private final TaskStarter starter;
     private final TaskReads tasks;
+    private final PersonalContent content;
     private final Clock clock;
 
-    InvokeRoutes(TaskStarter starter, TaskReads tasks, Clock clock) {
+    InvokeRoutes(TaskStarter starter, TaskReads tasks, PersonalContent content, Clock clock) {
+        this.content = content;
         this.starter = starter;
         this.tasks = tasks;
         this.clock = clock;
@@ -56,15 +60,15 @@ final class InvokeRoutes {
                         .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.SERVICE_TIMEOUT, "The agent did not answer within "
                                 + request.timeout().toMillis() + " ms; the task goes on: follow it with the tasks API, do not invoke again",
                                 "", timedOut(created, request.timeout()), null)))
-                        .map(task -> answer(task, created)))
+                        .map(task -> answer(task, created, content.opener(caller.ownerId()))))
                 .map(ApiResponse::of);
     }
 
-    private static TaskView answer(TaskRecord task, TaskStarter.Created created) {
+    private static TaskView answer(TaskRecord task, TaskStarter.Created created, UnaryOperator<String> open) {
         TaskError.of(task).filter(error -> !error.isAgentReported()).ifPresent(error -> {
             throw new ApiException(error.errorCode(), error.message(), "", metadata(created), null);
         });
-        return TaskView.of(task);
+        return TaskView.of(task, open);
     }
 
     private Duration left(Instant giveUp) {

@@ -1,6 +1,7 @@
 package org.agentplatform.api.task;
 
 import org.agentplatform.api.channel.ChannelStream;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.query.task.FreshTasks;
 import org.agentplatform.query.task.TaskReads;
 import org.springframework.context.annotation.Bean;
@@ -11,7 +12,7 @@ import org.springframework.context.annotation.Configuration;
 class TaskConfiguration {
 
     @Bean
-    TaskStream taskStream(TaskReads tasks, FreshTasks fresh, ChannelStream channelStream) {
-        return new TaskStream(tasks, fresh, channelStream);
+    TaskStream taskStream(TaskReads tasks, FreshTasks fresh, ChannelStream channelStream, PersonalContent content) {
+        return new TaskStream(tasks, fresh, channelStream, content);
     }
 }

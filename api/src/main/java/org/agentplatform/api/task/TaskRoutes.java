@@ -29,6 +29,7 @@ import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.api.web.StreamResume;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.kernel.task.TaskCommand.CancelTask;
 import org.agentplatform.kernel.task.TaskCommand.ContinueTask;
 import org.agentplatform.kernel.task.TaskMessage;
@@ -73,10 +74,12 @@ final class TaskRoutes {
     private final AgentAvailability availability;
     private final TaskStream stream;
     private final PointInTime pointInTime;
+    private final PersonalContent content;
 
     TaskRoutes(TaskStarter starter, Commands commands, TaskReads tasks, AgentReads agents, AgentAvailability availability,
-            TaskStream stream, PointInTime pointInTime) {
+            TaskStream stream, PointInTime pointInTime, PersonalContent content) {
         this.pointInTime = pointInTime;
+        this.content = content;
         this.starter = starter;
         this.commands = commands;
         this.tasks = tasks;
@@ -127,9 +130,11 @@ final class TaskRoutes {
         Mono<TaskRecord> owned = TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId());
         if (at != null) {
             return owned.flatMap(task -> AsOf.read(() -> pointInTime.task(task.id(), at), "Task " + taskId, at))
-                    .map(then -> ApiResponse.of(TaskView.of(then.task(), ChannelReads.History.newest(then.log(), TaskView.SCAN_CAP))));
+                    .map(then -> ApiResponse.of(TaskView.of(then.task(), ChannelReads.History.newest(then.log(), TaskView.SCAN_CAP),
+                            content.opener(caller.ownerId()))));
         }
-        return owned.flatMap(task -> tasks.history(task.id(), TaskView.SCAN_CAP).map(history -> TaskView.of(task, history)))
+        return owned.flatMap(task -> tasks.history(task.id(), TaskView.SCAN_CAP)
+                        .map(history -> TaskView.of(task, history, content.opener(caller.ownerId()))))
                 .map(ApiResponse::of);
     }
 
@@ -142,7 +147,7 @@ final class TaskRoutes {
                                 ErrorCode.AGENT_NOT_FOUND)
                         .flatMap(version -> tasks.awaitVersion(task.id(), version, READ_YOUR_WRITE)))
                 .switchIfEmpty(Mono.error(() -> notVisibleYet()))
-                .map(task -> ApiResponse.of(TaskView.of(task)));
+                .map(task -> ApiResponse.of(TaskView.of(task, content.opener(caller.ownerId()))));
     }
 
     @PostMapping(path = "/api/v1/agents/{agentId}/tasks/{taskId}/continue", consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -154,10 +159,11 @@ final class TaskRoutes {
                 .flatMap(task -> starter.attachments(caller.ownerId(), message.attachments())
                         .flatMap(attached -> availability.serving(task.instanceId())
                                 .then(commands.<Long>send(new ContinueTask(task.id(), caller.ownerId(),
-                                        TaskMessage.user(message.message(), attached)), caller, exchange, ErrorCode.AGENT_NOT_FOUND)))
+                                        starter.sealed(caller.ownerId(), TaskMessage.user(message.message(), attached))), caller,
+                                        exchange, ErrorCode.AGENT_NOT_FOUND)))
                         .flatMap(version -> tasks.awaitVersion(task.id(), version, READ_YOUR_WRITE)))
                 .switchIfEmpty(Mono.error(() -> notVisibleYet()))
-                .map(task -> ApiResponse.of(TaskView.of(task)));
+                .map(task -> ApiResponse.of(TaskView.of(task, content.opener(caller.ownerId()))));
     }
 
     /** The task's log: every row after {@code since}; streaming chunks only with {@code include_deltas=true}. */
@@ -169,7 +175,8 @@ final class TaskRoutes {
             @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit) {
         LogPages.Query query = LogPages.Query.of(since, includeDeltas, limit);
         return TaskAccess.owned(tasks, AgentAccess.parse(agentId), taskId, caller.ownerId())
-                .flatMap(task -> LogPages.page(query, tasks.log(task.id(), query.since(), query.deltas(), query.limit()), TaskView::entry,
+                .flatMap(task -> LogPages.page(query, tasks.log(task.id(), query.since(), query.deltas(), query.limit()),
+                                entry -> TaskView.entry(entry, content.opener(caller.ownerId())),
                                 tasks.find(task.id()).map(TaskRecord::lastOffset))
                         .map(page -> new TaskMessageLog(task.id().toString(), page.rows(), page.latestOffset(), page.nextSince(), page.hasMore())))
                 .map(ApiResponse::of);
@@ -194,8 +201,8 @@ final class TaskRoutes {
                         : EventStreams.of(stream.resumed(task, cursor)));
     }
 
-    private static Mono<ApiResponse<TaskList>> page(Flux<TaskRecord> found, Long since) {
-        return found.map(TaskView::of).collectList().map(list -> {
+    private Mono<ApiResponse<TaskList>> page(Flux<TaskRecord> found, Long since) {
+        return found.map(task -> TaskView.of(task, content.opener(task.ownerId()))).collectList().map(list -> {
             long next = list.stream().mapToLong(TaskView::offset).max().orElse(since == null ? 0 : since);
             return ApiResponse.of(new TaskList(list, next));
         });

@@ -20,6 +20,7 @@ import org.agentplatform.kernel.RandomIds;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.kernel.task.Attachment;
 import org.agentplatform.kernel.task.TaskCommand.CreateTask;
 import org.agentplatform.kernel.task.TaskId;
@@ -52,11 +53,13 @@ public final class TaskStarter {
     private final WebhookRegistrar registrar;
     private final WebhookReads webhooks;
     private final OwnerBacklog backlog;
+    private final PersonalContent content;
     private final Clock clock;
 
     TaskStarter(Commands commands, AgentReads agents, FileStore files, WebhookRegistrar registrar, WebhookReads webhooks,
-            OwnerBacklog backlog, Clock clock) {
+            OwnerBacklog backlog, PersonalContent content, Clock clock) {
         this.commands = commands;
+        this.content = content;
         this.backlog = backlog;
         this.agents = agents;
         this.files = files;
@@ -94,6 +97,11 @@ public final class TaskStarter {
                 .collectList();
     }
 
+    /** The caller's message as it is stored: its personal parts sealed with the owner's data key. */
+    public TaskMessage sealed(OwnerId owner, TaskMessage message) {
+        return message.personal(text -> content.seal(owner, text));
+    }
+
     private Mono<Created> create(Caller caller, ServerWebExchange exchange, AgentRecord agent, NewTask request, TaskOrigin origin,
             Instant deadline, List<Attachment> attachments, long runtimeEpoch) {
         TaskId task = request.idempotencyKey() == null ? TaskId.random()
@@ -101,7 +109,7 @@ public final class TaskStarter {
                         request.idempotencyKey()));
         String contextId = request.contextId() != null ? request.contextId() : RandomIds.uuid().toString();
         CreateTask command = new CreateTask(task, caller.ownerId(), agent.id(), agent.instanceId(), contextId,
-                TaskMessage.user(request.message(), attachments), deadline, origin, runtimeEpoch);
+                sealed(caller.ownerId(), TaskMessage.user(request.message(), attachments)), deadline, origin, runtimeEpoch);
         // webhooks first: the fan-out sees them before the task's first transition, so they get "queued" too
         // and a list of the task's webhooks read after the 202 shows them (a wait woken by the projection's commit)
         // a place in the owner's backlog first; a create that fails gives it back

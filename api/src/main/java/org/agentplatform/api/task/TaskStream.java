@@ -12,6 +12,7 @@ import java.util.function.Consumer;
 import org.agentplatform.api.channel.ChannelStream.Frame;
 import org.agentplatform.api.channel.ChannelStream;
 import org.agentplatform.api.web.OpenStreams;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskStatus;
 import org.agentplatform.query.channel.ChannelEntry;
@@ -34,13 +35,15 @@ final class TaskStream {
     private final TaskReads tasks;
     private final FreshTasks fresh;
     private final ChannelStream stream;
+    private final PersonalContent content;
 
     /** A task to stream, and the rows of its log known from the event store before its read model shows them (if any). */
     record Opened(TaskRecord task, List<ChannelEntry> known) {
     }
 
-    TaskStream(TaskReads tasks, FreshTasks fresh, ChannelStream stream) {
+    TaskStream(TaskReads tasks, FreshTasks fresh, ChannelStream stream, PersonalContent content) {
         this.tasks = tasks;
+        this.content = content;
         this.fresh = fresh;
         this.stream = stream;
     }
@@ -145,7 +148,8 @@ final class TaskStream {
         }
 
         @Override
-        public Map<String, Object> data(ChannelEntry row) {
+        public Map<String, Object> data(ChannelEntry stored) {
+            ChannelEntry row = stored.personal(content.opener(task.ownerId()));
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("type", row.kind());
             data.put("task_id", task.id().toString());
@@ -172,7 +176,7 @@ final class TaskStream {
             List<Frame> frames = new ArrayList<>();
             error.filter(failure -> !failure.isAgentReported()).ifPresent(failure -> frames.add(Frame.at(ChannelStream.errorOffset(finished.lastOffset()),
                     "error", ChannelStream.errorFrame(failure.code(), failure.httpStatus(), failure.message()))));
-            frames.add(Frame.at(ChannelStream.doneOffset(finished.lastOffset()), "done", ChannelStream.doneFrame(finished.text(),
+            frames.add(Frame.at(ChannelStream.doneOffset(finished.lastOffset()), "done", ChannelStream.doneFrame(content.open(task.ownerId(), finished.text()),
                     finished.contextId(), error.map(TaskError::message).orElse(null), error.map(TaskError::code).orElse(null))));
             return frames;
         }

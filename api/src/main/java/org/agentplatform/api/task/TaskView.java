@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.agentplatform.api.channel.EntryView;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.task.TaskId;
@@ -50,24 +51,26 @@ record TaskView(
                 false, null, deadline, 0, 0, now, now, null, null);
     }
 
-    static TaskView of(TaskRecord task) {
-        return of(task, null);
+    /** The task for its owner: {@code open} opens the owner's sealed texts for the wire. */
+    static TaskView of(TaskRecord task, UnaryOperator<String> open) {
+        return of(task, null, open);
     }
 
-    static TaskView of(TaskRecord task, ChannelReads.History history) {
+    static TaskView of(TaskRecord task, ChannelReads.History history, UnaryOperator<String> open) {
         // agent_reply_error is only ever done.code (contract): here an in-band failure is is_error with the agent's text
         ErrorView error = TaskError.of(task)
                 .map(failure -> new ErrorView(failure.isAgentReported() ? null : failure.code(), failure.message())).orElse(null);
         return new TaskView(task.id().toString(), task.contextId(), task.agentId().toString(), task.status().wireName(),
-                task.status().isTerminal(), task.origin().wireName(), task.text(), error != null, error, task.deadline(),
+                task.status().isTerminal(), task.origin().wireName(), open.apply(task.text()), error != null, error, task.deadline(),
                 task.changeOffset(), task.lastOffset(), task.createdAt(), task.updatedAt(),
-                history == null ? null : history.entries().stream().filter(entry -> entry.role() != null).map(TaskView::entry).toList(),
+                history == null ? null
+                        : history.entries().stream().filter(entry -> entry.role() != null).map(entry -> entry(entry, open)).toList(),
                 history == null ? null : history.truncated());
     }
 
     /** A row of a task's log; a status row is final when the task's status is terminal. */
-    static EntryView entry(ChannelEntry entry) {
+    static EntryView entry(ChannelEntry entry, UnaryOperator<String> open) {
         return EntryView.of(entry, entry.status() == null ? null
-                : TaskStatus.fromWireName(entry.status()).map(TaskStatus::isTerminal).orElse(false));
+                : TaskStatus.fromWireName(entry.status()).map(TaskStatus::isTerminal).orElse(false), open);
     }
 }

@@ -1,5 +1,6 @@
 package org.agentplatform.api.task;
 
+import org.agentplatform.kernel.privacy.PersonalContent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
@@ -106,7 +107,7 @@ class TaskStreamTest {
 
     private static TaskStream stream(Store store) {
         return new TaskStream(store, new FreshTasks(RecentEvents.NONE, RecentEvents.NONE), new ChannelStream(store, JsonMapper.builder().build(),
-                Duration.ofSeconds(15), new OpenStreams()));
+                Duration.ofSeconds(15), new OpenStreams()), PersonalContent.CLEAR);
     }
 
     private static List<ServerSentEvent<String>> stream(Store store, long cursor) {

@@ -19,6 +19,7 @@ import org.agentplatform.kernel.audit.MerkleTree;
 import org.agentplatform.kernel.control.ControlActionPerformed;
 import org.agentplatform.kernel.conversation.ConversationEvent.ConversationOpened;
 import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.privacy.OwnerContentErased;
 import org.agentplatform.kernel.task.TaskEvent.TaskCreated;
 import org.agentplatform.query.audit.AuditResource;
 import org.axonframework.config.ProcessingGroup;
@@ -80,6 +81,9 @@ public class AuditChain {
         } else if (payload instanceof ControlActionPerformed action) {
             resourceType = AuditResource.INSTANCE;
             resourceId = action.instanceId().toString();
+        } else if (payload instanceof OwnerContentErased erased) {
+            resourceType = AuditResource.OWNER;
+            resourceId = erased.ownerId().toString();
         }
         batch().add(new Pending(index, resourceType, resourceId, ownerIn(payload)));
     }

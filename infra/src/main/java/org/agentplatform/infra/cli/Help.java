@@ -30,6 +30,7 @@ public final class Help {
                   (AGENT_PLATFORM_*, SERVER_PORT) or --name=value arguments; the README lists them.""",
                 "Users of the built-in identity:\n" + UsersCommand.USAGE,
                 "The audit chain:\n" + AuditCommand.USAGE,
+                "Erasing an owner's personal content:\n" + OwnersCommand.USAGE,
                 "Read models (event processors):\n" + ProjectionsCommand.USAGE,
                 "Parked events:\n" + DeadLettersCommand.USAGE,
                 "The ahead-of-time cache's training run (the build makes it; see the README):\n" + TrainCommand.USAGE) + "\n";

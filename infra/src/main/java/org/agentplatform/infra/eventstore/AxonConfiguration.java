@@ -74,7 +74,7 @@ public class AxonConfiguration {
     private static final String UNIQUE_VIOLATION = "23505";
 
     /** Axon's default names are camelCase; our tables (V1__axon_stores.sql) use snake_case like every other table. */
-    static final EventSchema EVENTS = EventSchema.builder()
+    public static final EventSchema EVENTS = EventSchema.builder()
             .eventTable("domain_event_entry")
             .snapshotTable("snapshot_event_entry")
             .globalIndexColumn("global_index")

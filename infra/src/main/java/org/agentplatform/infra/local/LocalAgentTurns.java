@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.agentplatform.command.turn.AgentTurn;
@@ -49,6 +50,7 @@ import org.agentplatform.infra.adapter.model.ModelBackends;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TurnBegan;
 import org.agentplatform.query.AfterLock;
@@ -198,6 +200,8 @@ final class LocalAgentTurns {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final ChannelChunks chunks;
+    /** The owner's texts: the turn's message opened for the model, its chunks and answer sealed for the store. */
+    private final PersonalContent content;
     private final TurnReports reports;
     private final ModelBackends backends;
     private final ScheduledExecutorService timers;
@@ -267,8 +271,9 @@ final class LocalAgentTurns {
      */
     LocalAgentTurns(JdbcTemplate jdbc, TransactionTemplate transactions, ChannelChunks chunks, TurnReports reports, ModelBackends backends,
             ScheduledExecutorService timers, Executor workers, Executor claimer, Clock clock, Duration staleAfter, int maxQueued,
-            Function<OwnerId, Integer> weights, MeterRegistry meters) {
+            Function<OwnerId, Integer> weights, PersonalContent content, MeterRegistry meters) {
         this.meters = meters;
+        this.content = content;
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.chunks = chunks;
@@ -607,7 +612,8 @@ final class LocalAgentTurns {
         }
         running.began = new TurnBegan(running.turn.logWindow(), clock.instant());
         if (backends.isEcho(model)) {
-            EchoAgent.Plan plan = EchoAgent.plan(running.turn.message(), () -> earlierTurns(running));
+            EchoAgent.Plan plan = EchoAgent.plan(running.turn.message().personal(content.opener(running.turn.ownerId())),
+                    () -> earlierTurns(running));
             if (plan.stepDelayMs() > 0 || plan.outcome() == null) {
                 tellBegan(running);
             }
@@ -650,7 +656,7 @@ final class LocalAgentTurns {
         List<ChannelChunks.Chunk> batch = new ArrayList<>();
         for (int seq = index; seq < until; seq++) {
             EchoAgent.Chunk chunk = plan.chunks().get(seq);
-            batch.add(new ChannelChunks.Chunk(seq, chunk.kind(), chunk.text()));
+            batch.add(new ChannelChunks.Chunk(seq, chunk.kind(), content.seal(running.turn.ownerId(), chunk.text())));
         }
         if (plan.stepDelayMs() == 0 && plan.outcome() != null) {
             // the whole answer at once: the outcome is recorded with the chunks, in their statement
@@ -667,7 +673,8 @@ final class LocalAgentTurns {
     /** Writes the turn's last chunks and records its outcome in one statement, then reports it. */
     private void finishWith(Live running, List<ChannelChunks.Chunk> last, TurnOutcome outcome) {
         AgentTurn turn = running.turn;
-        WrittenAlong written = chunks.append(turn.channel(), turn.turn(), turn.logWindow(), last, recordOutcome(turn, running.began, outcome));
+        TurnOutcome stored = outcome.personal(content.sealer(turn.ownerId()));
+        WrittenAlong written = chunks.append(turn.channel(), turn.turn(), turn.logWindow(), last, recordOutcome(turn, running.began, stored));
         switch (written.written()) {
             case TURN_OVER -> overAlready(running);
             case DROPPED -> complete(running, outcome);
@@ -676,7 +683,7 @@ final class LocalAgentTurns {
                     ended(running, outcome);
                 }
                 if (written.applied()) {
-                    report(turn.kind(), turn.channel(), turn.turn(), outcome, running.began);
+                    report(turn.kind(), turn.channel(), turn.turn(), stored, running.began);
                 }
             }
         }
@@ -688,10 +695,11 @@ final class LocalAgentTurns {
      */
     private List<ChatMessage> earlierTurns(Live running) {
         List<ChatMessage> chat = new ArrayList<>();
+        UnaryOperator<String> open = content.opener(running.turn.ownerId());
         jdbc.query("SELECT input::text AS input, outcome::text AS outcome FROM local_turn WHERE channel_id = ? AND turn < ?"
                 + " AND outcome IS NOT NULL ORDER BY turn", row -> {
-                    chat.add(new ChatMessage("user", JSON.readValue(row.getString("input"), TaskMessage.class).text()));
-                    chat.add(new ChatMessage("assistant", textOf(decode(row.getString("outcome")))));
+                    chat.add(new ChatMessage("user", open.apply(JSON.readValue(row.getString("input"), TaskMessage.class).text())));
+                    chat.add(new ChatMessage("assistant", open.apply(textOf(decode(row.getString("outcome"))))));
                 }, running.channel(), running.turn.turn());
         return chat;
     }
@@ -699,7 +707,7 @@ final class LocalAgentTurns {
     /** Streams the model's reply from the OpenAI-compatible endpoint, with the earlier turns as the chat. */
     private void ask(Live running, String model, String instructions) {
         List<ChatMessage> chat = earlierTurns(running);
-        chat.add(new ChatMessage("user", running.turn.message().text()));
+        chat.add(new ChatMessage("user", content.open(running.turn.ownerId(), running.turn.message().text())));
         StringBuilder reply = new StringBuilder();
         AtomicInteger seq = new AtomicInteger();
         running.stream = backends.stream(model, instructions, chat)
@@ -708,7 +716,8 @@ final class LocalAgentTurns {
                 .subscribe(
                         delta -> {
                             reply.append(delta);
-                            ChannelChunks.Chunk chunk = new ChannelChunks.Chunk(seq.getAndIncrement(), ChannelChunks.AGENT_REPLY_DELTA, delta);
+                            ChannelChunks.Chunk chunk = new ChannelChunks.Chunk(seq.getAndIncrement(), ChannelChunks.AGENT_REPLY_DELTA,
+                                    content.seal(running.turn.ownerId(), delta));
                             if (chunks.append(running.channel(), running.turn.turn(), running.turn.logWindow(), List.of(chunk))
                                     == Written.TURN_OVER) {
                                 overAlready(running);
@@ -748,9 +757,10 @@ final class LocalAgentTurns {
 
     /** Records the outcome, then reports it; a report that fails is retried by {@link #recover}. */
     private void finish(AgentTurn turn, TurnBegan began, TurnOutcome outcome) {
-        ChannelChunks.Along record = recordOutcome(turn, began, outcome);
+        TurnOutcome stored = outcome.personal(content.sealer(turn.ownerId()));
+        ChannelChunks.Along record = recordOutcome(turn, began, stored);
         if (jdbc.update(record.statement(), record.arguments().toArray()) == 1) {
-            report(turn.kind(), turn.channel(), turn.turn(), outcome, began);
+            report(turn.kind(), turn.channel(), turn.turn(), stored, began);
         }
     }
 

@@ -15,6 +15,7 @@ import org.agentplatform.command.operation.RuntimeCall;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.kernel.task.TaskCommand.CreateTask;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.kernel.task.TaskMessage;
@@ -41,10 +42,14 @@ final class LocalCron {
     private final JdbcTemplate jdbc;
     private final TransactionTemplate transactions;
     private final LocalAgents agents;
+    /** The task a run creates has its prompt sealed with the owner's data key, as a caller's message is. */
+    private final PersonalContent content;
     private final CronTasks tasks;
     private final Clock clock;
 
-    LocalCron(JdbcTemplate jdbc, TransactionTemplate transactions, LocalAgents agents, CronTasks tasks, Clock clock) {
+    LocalCron(JdbcTemplate jdbc, TransactionTemplate transactions, LocalAgents agents, CronTasks tasks, PersonalContent content,
+            Clock clock) {
+        this.content = content;
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.agents = agents;
@@ -156,9 +161,9 @@ final class LocalCron {
         if (inserted == 0) {
             return;
         }
-        CreateTask create = new CreateTask(task, new OwnerId((UUID) entry.get("owner_id")), new AgentId((UUID) entry.get("agent_id")),
-                new InstanceId(instance), cron.toString(), TaskMessage.user((String) entry.get("prompt"), List.of()), null,
-                TaskOrigin.CRON, null);
+        OwnerId owner = new OwnerId((UUID) entry.get("owner_id"));
+        CreateTask create = new CreateTask(task, owner, new AgentId((UUID) entry.get("agent_id")), new InstanceId(instance),
+                cron.toString(), TaskMessage.user(content.seal(owner, (String) entry.get("prompt")), List.of()), null, TaskOrigin.CRON, null);
         TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
             @Override
             public void afterCommit() {

@@ -44,6 +44,7 @@ import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.instance.InstanceKind;
 import org.agentplatform.kernel.operation.OperationError;
 import org.agentplatform.kernel.operation.OperationId;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -89,13 +90,14 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
      * @param staleTurns  a running turn whose node has been silent this long is taken over
      * @param queuedTurns how many claimed turns may wait for a turn worker (the rest wait in PostgreSQL)
      * @param ownerWeights each owner's weight in the fair order of waiting turns
+     * @param content     the owners' texts: a turn's message opened for the model, its chunks and answer sealed
      * @param meters      where turn durations are recorded
      * @param realDisplays whether running linux instances get a real X display (when Xvfb and xdotool are installed)
      */
     public LocalRuntime(JdbcTemplate jdbc, TransactionTemplate transactions, ModelCatalog catalog, ModelBackends backends,
             ChannelChunks chunks, TurnReports reports, CronTasks tasks, SkillArchives archives, ScheduledExecutorService timers,
             Executor workers, Executor turnWorkers, Executor turnClaimer, Clock clock, Duration staleTurns, int queuedTurns,
-            Function<OwnerId, Integer> ownerWeights, MeterRegistry meters, boolean realDisplays) {
+            Function<OwnerId, Integer> ownerWeights, PersonalContent content, MeterRegistry meters, boolean realDisplays) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.timers = timers;
@@ -103,12 +105,12 @@ public final class LocalRuntime implements InstanceRuntime, InstanceProvisioning
         this.clock = clock;
         this.agents = new LocalAgents(jdbc, catalog, clock);
         this.skills = new LocalSkills(jdbc, agents, archives, clock);
-        this.cron = new LocalCron(jdbc, transactions, agents, tasks, clock);
+        this.cron = new LocalCron(jdbc, transactions, agents, tasks, content, clock);
         this.mcp = new LocalMcp(jdbc, agents, clock);
         this.sessions = new LocalSessions(jdbc, agents, clock);
         this.models = new LocalModels(catalog, agents);
         this.turns = new LocalAgentTurns(jdbc, transactions, chunks, reports, backends, timers, turnWorkers, turnClaimer, clock, staleTurns,
-                queuedTurns, ownerWeights, meters);
+                queuedTurns, ownerWeights, content, meters);
         this.devices = new LocalDevices(this::takeFault, instance -> runsAt(instance.id(), instance.runtimeEpoch()), realDisplays);
     }
 

@@ -18,6 +18,7 @@ import org.agentplatform.infra.platform.PeriodicJob;
 import org.agentplatform.infra.platform.PlatformProperties;
 import org.agentplatform.infra.platform.WorkerPools;
 import org.agentplatform.kernel.catalog.Provider;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.springframework.context.annotation.Bean;
@@ -57,11 +58,11 @@ public class LocalRuntimeConfiguration {
     LocalRuntime localRuntime(RuntimeDatabase database, ModelCatalog catalog, ModelBackends backends,
             ChannelChunks channelChunks, TurnReports turnReports, CommandGateway commands, SkillArchives skillArchives,
             ScheduledExecutorService runtimeTimers, ExecutorService runtimeExecutor, ExecutorService turnExecutor,
-            ExecutorService turnClaimer, Clock clock, PlatformProperties properties, MeterRegistry meters) {
+            ExecutorService turnClaimer, Clock clock, PlatformProperties properties, PersonalContent content, MeterRegistry meters) {
         return new LocalRuntime(database.jdbc(), database.transactions(), catalog, backends, channelChunks, turnReports,
                 command -> ProcessCommands.send(commands, command, TurnReports.RUNTIME), skillArchives, runtimeTimers, runtimeExecutor,
                 turnExecutor, turnClaimer, clock, properties.tasks().turnTakeover(), properties.tasks().maxQueuedTurns(),
-                properties.tasks()::ownerWeight, meters, properties.control().realX());
+                properties.tasks()::ownerWeight, content, meters, properties.control().realX());
     }
 
     @Bean

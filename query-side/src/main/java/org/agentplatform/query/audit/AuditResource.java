@@ -15,8 +15,10 @@ public final class AuditResource {
     public static final String AGENT = "agent";
     public static final String CONVERSATION = "conversation";
     public static final String TERMINAL = "terminal";
+    /** The owner itself: the erasure of its content ({@code OwnerContentErased}). */
+    public static final String OWNER = "owner";
 
-    public static final Set<String> TYPES = Set.of(TASK, OPERATION, DELIVERY, WEBHOOK, INSTANCE, AGENT, CONVERSATION, TERMINAL);
+    public static final Set<String> TYPES = Set.of(TASK, OPERATION, DELIVERY, WEBHOOK, INSTANCE, AGENT, CONVERSATION, TERMINAL, OWNER);
 
     private static final Map<String, String> BY_AGGREGATE_TYPE = Map.of(
             "Task", TASK,

@@ -3,11 +3,18 @@ package org.agentplatform.infra.adapter.secret;
 import java.time.Clock;
 import javax.crypto.SecretKey;
 import org.agentplatform.infra.platform.PlatformProperties;
+import org.axonframework.eventhandling.gateway.EventGateway;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.r2dbc.core.DatabaseClient;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
-/** The vault: webhook secrets and tokens, sealed under the vault key, never in the event store. */
+/**
+ * The vault: webhook secrets and tokens, sealed under the vault key, never in the event store; and each owner's data
+ * keys, which seal its personal content, and their erasure.
+ */
 @Configuration(proxyBeanMethods = false)
 public class SecretsConfiguration {
 
@@ -19,5 +26,15 @@ public class SecretsConfiguration {
     @Bean
     SecretVault secretVault(DatabaseClient database, SecretKey vaultKey, Clock clock) {
         return new SecretVault(database, vaultKey, clock);
+    }
+
+    @Bean
+    OwnerDataKeys ownerDataKeys(JdbcTemplate jdbc, SecretKey vaultKey, Clock clock) {
+        return new OwnerDataKeys(jdbc, vaultKey, clock);
+    }
+
+    @Bean
+    OwnerContentEraser ownerContentEraser(OwnerDataKeys keys, EventGateway events, PlatformTransactionManager transactions, Clock clock) {
+        return new OwnerContentEraser(keys, events, new TransactionTemplate(transactions), clock);
     }
 }

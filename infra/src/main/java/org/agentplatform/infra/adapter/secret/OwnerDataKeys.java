@@ -1,0 +1,197 @@
+package org.agentplatform.infra.adapter.secret;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.SecretKey;
+import javax.crypto.spec.SecretKeySpec;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.privacy.PersonalContent;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Each owner's data keys ({@code owner_data_key}): a random AES-256 key per owner, made on the owner's first sealed
+ * text, kept sealed by the vault key (with the key's id and owner as associated data), never in the event store. A text
+ * is sealed with AES-256-GCM under the owner's current key, with the owner's id as associated data, so a sealed text
+ * copied into another owner's content does not open there.
+ *
+ * <p>{@link #erase} destroys an owner's key material (the rows stay, with {@code erased_at}, so a sealed text is known
+ * as erased rather than lost); the owner's next text gets a new key. Keys are held in memory once read: this node
+ * forgets an erased owner's keys at once, the others within {@link #FRESHNESS} (they read a held key's row again when
+ * it is older than that).
+ */
+public final class OwnerDataKeys implements PersonalContent {
+
+    /** How long a node trusts a key it read without reading its row again: the bound on an erasure reaching every node. */
+    public static final Duration FRESHNESS = Duration.ofSeconds(10);
+
+    private static final int KEY_BYTES = 32;
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
+    private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+
+    private final JdbcTemplate jdbc;
+    private final SecretKey vaultKey;
+    private final Clock clock;
+    /** Keys read, by id; an erased key is held as such (no material). */
+    private final Map<UUID, Held> keys = new ConcurrentHashMap<>();
+    /** Each owner's current key, by owner. */
+    private final Map<OwnerId, Held> current = new ConcurrentHashMap<>();
+
+    /** A key as read at {@code readAt} (nanoTime); {@code key} null once erased. */
+    private record Held(UUID id, OwnerId owner, SecretKey key, long readAt) {
+
+        boolean fresh() {
+            return System.nanoTime() - readAt < FRESHNESS.toNanos();
+        }
+    }
+
+    public OwnerDataKeys(JdbcTemplate jdbc, SecretKey vaultKey, Clock clock) {
+        this.jdbc = jdbc;
+        this.vaultKey = vaultKey;
+        this.clock = clock;
+    }
+
+    @Override
+    public String seal(OwnerId owner, String plaintext) {
+        if (plaintext == null || plaintext.isEmpty()) {
+            return plaintext;
+        }
+        Held key = currentKey(owner);
+        byte[] nonce = AesGcm.nonce();
+        byte[] sealed = AesGcm.encrypt(key.key(), nonce, associatedData(owner), plaintext.getBytes(StandardCharsets.UTF_8));
+        return SEALED_PREFIX + key.id() + ":" + ENCODER.encodeToString(ByteBuffer.allocate(nonce.length + sealed.length)
+                .put(nonce).put(sealed).array());
+    }
+
+    @Override
+    public String open(OwnerId owner, String stored) {
+        if (!PersonalContent.isSealed(stored)) {
+            return stored;
+        }
+        int separator = stored.indexOf(':', SEALED_PREFIX.length());
+        UUID id;
+        byte[] sealed;
+        try {
+            id = UUID.fromString(stored.substring(SEALED_PREFIX.length(), separator));
+            sealed = DECODER.decode(stored.substring(separator + 1));
+        } catch (IllegalArgumentException | IndexOutOfBoundsException notOurs) {
+            return stored; // a clear text from before sealing that only looks sealed
+        }
+        Held key = key(id);
+        if (key == null || key.key() == null || !key.owner().equals(owner) || sealed.length <= AesGcm.NONCE_BYTES) {
+            return ERASED;
+        }
+        byte[] nonce = new byte[AesGcm.NONCE_BYTES];
+        System.arraycopy(sealed, 0, nonce, 0, nonce.length);
+        byte[] ciphertext = new byte[sealed.length - nonce.length];
+        System.arraycopy(sealed, nonce.length, ciphertext, 0, ciphertext.length);
+        try {
+            return new String(AesGcm.decrypt(key.key(), nonce, associatedData(owner), ciphertext), StandardCharsets.UTF_8);
+        } catch (IllegalStateException unreadable) {
+            if (unreadable.getCause() instanceof AEADBadTagException) {
+                return ERASED;
+            }
+            throw unreadable;
+        }
+    }
+
+    /**
+     * Destroys every key of the owner (their material; the rows stay, marked erased) and forgets them on this node.
+     * Returns how many keys were destroyed (0: the owner had sealed nothing, or was erased already).
+     */
+    public int erase(OwnerId owner, Instant at) {
+        int destroyed = jdbc.update("UPDATE owner_data_key SET nonce = NULL, sealed_key = NULL, erased_at = ?"
+                + " WHERE owner_id = ? AND erased_at IS NULL", Timestamp.from(at), owner.value());
+        current.remove(owner);
+        keys.values().removeIf(held -> held.owner().equals(owner));
+        return destroyed;
+    }
+
+    /** Whether the owner has a key that still opens its texts (one made since its last erasure). */
+    public boolean hasKey(OwnerId owner) {
+        return currentKey(owner, false) != null;
+    }
+
+    private Held currentKey(OwnerId owner) {
+        return currentKey(owner, true);
+    }
+
+    private Held currentKey(OwnerId owner, boolean make) {
+        Held held = current.get(owner);
+        if (held != null && held.fresh()) {
+            return held;
+        }
+        Held read = readCurrent(owner);
+        if (read == null && make) {
+            read = make(owner);
+        }
+        if (read == null) {
+            current.remove(owner);
+            return null;
+        }
+        current.put(owner, read);
+        keys.put(read.id(), read);
+        return read;
+    }
+
+    private Held readCurrent(OwnerId owner) {
+        List<Held> rows = jdbc.query("SELECT id, nonce, sealed_key FROM owner_data_key WHERE owner_id = ? AND erased_at IS NULL",
+                (row, number) -> held(row.getObject("id", UUID.class), owner, row.getBytes("nonce"), row.getBytes("sealed_key")),
+                owner.value());
+        return rows.isEmpty() ? null : rows.getFirst();
+    }
+
+    /** A new current key for the owner; when another node made one at the same moment, that one. */
+    private Held make(OwnerId owner) {
+        UUID id = UUID.randomUUID();
+        byte[] material = new byte[KEY_BYTES];
+        RANDOM.nextBytes(material);
+        byte[] nonce = AesGcm.nonce();
+        byte[] sealed = AesGcm.encrypt(vaultKey, nonce, keyAssociatedData(id, owner), material);
+        int made = jdbc.update("INSERT INTO owner_data_key (id, owner_id, nonce, sealed_key, created_at) VALUES (?, ?, ?, ?, ?)"
+                + " ON CONFLICT (owner_id) WHERE erased_at IS NULL DO NOTHING", id, owner.value(), nonce, sealed,
+                Timestamp.from(clock.instant()));
+        return made == 1 ? new Held(id, owner, new SecretKeySpec(material, "AES"), System.nanoTime()) : readCurrent(owner);
+    }
+
+    private Held key(UUID id) {
+        Held held = keys.get(id);
+        if (held != null && held.fresh()) {
+            return held;
+        }
+        List<Held> rows = jdbc.query("SELECT owner_id, nonce, sealed_key FROM owner_data_key WHERE id = ?",
+                (row, number) -> held(id, new OwnerId(row.getObject("owner_id", UUID.class)), row.getBytes("nonce"),
+                        row.getBytes("sealed_key")), id);
+        if (rows.isEmpty()) {
+            keys.remove(id);
+            return null;
+        }
+        keys.put(id, rows.getFirst());
+        return rows.getFirst();
+    }
+
+    private Held held(UUID id, OwnerId owner, byte[] nonce, byte[] sealedKey) {
+        SecretKey key = sealedKey == null ? null
+                : new SecretKeySpec(AesGcm.decrypt(vaultKey, nonce, keyAssociatedData(id, owner), sealedKey), "AES");
+        return new Held(id, owner, key, System.nanoTime());
+    }
+
+    private static byte[] associatedData(OwnerId owner) {
+        return owner.value().toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static byte[] keyAssociatedData(UUID id, OwnerId owner) {
+        return ("owner-data-key:" + id + ":" + owner).getBytes(StandardCharsets.US_ASCII);
+    }
+}
