@@ -6,7 +6,9 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import javax.crypto.SecretKey;
 import org.agentplatform.api.identity.ContentErasure.Erased;
+import org.agentplatform.infra.adapter.file.FilesConfiguration;
 import org.agentplatform.infra.adapter.secret.OwnerContentEraser;
 import org.agentplatform.infra.adapter.secret.OwnerDataKeys;
 import org.agentplatform.infra.adapter.secret.VaultKey;
@@ -27,7 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * {@code java -jar agent-platform.jar owners erase --owner <owner-id>}
  * <p>
  * An operator erases an owner's personal content (crypto-shredding), as the owner's own {@code DELETE
- * /api/v1/owners/me/content} does: the owner's data keys are destroyed and {@code OwnerContentErased} is recorded in the
+ * /api/v1/owners/me/content} does: the owner's files are deleted, its data keys destroyed, and {@code OwnerContentErased} recorded in the
  * event store with the operator's command as its actor ({@code system:cli}). Works beside a running service (which
  * forgets the keys within 10 s) or with it stopped. Exit codes: 0 erased, 1 failed, 2 usage.
  */
@@ -38,7 +40,8 @@ public final class OwnersCommand {
     static final String ACTOR = "cli";
     static final String USAGE = """
             usage: java -jar agent-platform.jar owners erase --owner <owner-id> [--<setting>=<value> ...]
-              Destroys the owner's data keys: its messages, replies and streamed chunks read "[erased]" from then on.
+              Destroys the owner's data keys (its messages, replies, streamed chunks and file names read "[erased]" from
+              then on) and deletes its uploaded files.
               Configuration as for the service (AGENT_PLATFORM_DATA_DIR, AGENT_PLATFORM_SECRETS_KEY, AGENT_PLATFORM_DATABASE_URL, ...).""";
 
     private OwnersCommand() {
@@ -56,8 +59,8 @@ public final class OwnersCommand {
         }
         try (CliDatabase database = CliDatabase.open(request.get().settings())) {
             Erased erased = eraser(database).eraseNow(request.get().owner(), AuditMetadata.byProcess(ACTOR));
-            out.printf("owner %s: content erased at %s, %d data key(s) destroyed%n", erased.ownerId(), erased.erasedAt(),
-                    erased.keysDestroyed());
+            out.printf("owner %s: content erased at %s, %d data key(s) destroyed, %d file(s) deleted%n", erased.ownerId(),
+                    erased.erasedAt(), erased.keysDestroyed(), erased.filesDeleted());
             return 0;
         } catch (IOException | RuntimeException failure) {
             err.println("owners erase failed: " + failure.getMessage());
@@ -78,9 +81,10 @@ public final class OwnersCommand {
                 .dataType(byte[].class)
                 .build();
         EventBus events = EmbeddedEventStore.builder().storageEngine(storage).optimizeEventConsumption(false).build();
-        OwnerDataKeys keys = new OwnerDataKeys(database.jdbc(),
-                VaultKey.resolve(database.properties().secrets().key(), database.properties().dataDir()), clock);
-        return new OwnerContentEraser(keys, DefaultEventGateway.builder().eventBus(events).build(),
+        SecretKey vaultKey = VaultKey.resolve(database.properties().secrets().key(), database.properties().dataDir());
+        OwnerDataKeys keys = new OwnerDataKeys(database.jdbc(), vaultKey, clock);
+        return new OwnerContentEraser(keys, FilesConfiguration.ownerFiles(database.jdbc(), database.properties(), vaultKey, keys, clock),
+                DefaultEventGateway.builder().eventBus(events).build(),
                 new TransactionTemplate(new JdbcTransactionManager(database.dataSource())), clock);
     }
 

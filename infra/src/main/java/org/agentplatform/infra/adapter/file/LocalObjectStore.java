@@ -86,6 +86,11 @@ final class LocalObjectStore implements ObjectStore {
     }
 
     /** Moves a finished upload into place (atomically: readers see all of it or nothing). */
+    @Override
+    public void delete(String key) throws IOException {
+        Files.deleteIfExists(path(key));
+    }
+
     void install(Path upload, String key) throws IOException {
         Path target = path(key);
         Files.createDirectories(target.getParent());

@@ -24,6 +24,9 @@ interface ObjectStore {
 
     InputStream open(String key) throws IOException;
 
+    /** Deletes the object; nothing happens when there is none. */
+    void delete(String key) throws IOException;
+
     record Presigned(String url, Map<String, String> headers) {
     }
 

@@ -26,9 +26,11 @@ import org.agentplatform.api.file.SignedObjects;
 import org.agentplatform.api.file.StoredFile;
 import org.agentplatform.api.file.UploadTicket;
 import org.agentplatform.infra.adapter.file.SkillArchives;
+import org.agentplatform.infra.adapter.secret.ErasableContent;
 import org.agentplatform.infra.platform.PlatformProperties;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.query.SqlTime;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
@@ -44,7 +46,7 @@ import reactor.core.scheduler.Schedulers;
  * bytes are in the store, then confirmed with their size and sha256: at upload time for the built-in
  * store (which this class also serves), on first use for an S3-compatible one (read once to digest).
  */
-final class PlatformFiles implements FileStore, SignedObjects, SkillArchives {
+final class PlatformFiles implements FileStore, SignedObjects, SkillArchives, ErasableContent {
 
     private static final String COLUMNS = "id, owner_id, store, object_key, content_type, declared_bytes, filename, status, size_bytes,"
             + " sha256, created_at";
@@ -54,6 +56,8 @@ final class PlatformFiles implements FileStore, SignedObjects, SkillArchives {
     private final ObjectStore store;
     private final LocalObjectStore local;
     private final PlatformProperties.Files settings;
+    /** File names are the owner's content: sealed in the row, opened when read. */
+    private final PersonalContent content;
     private final Clock clock;
 
     /** A file's row. */
@@ -69,8 +73,9 @@ final class PlatformFiles implements FileStore, SignedObjects, SkillArchives {
         }
     }
 
-    PlatformFiles(JdbcTemplate jdbc, ObjectStore store, PlatformProperties.Files settings, Clock clock) {
+    PlatformFiles(JdbcTemplate jdbc, ObjectStore store, PlatformProperties.Files settings, PersonalContent content, Clock clock) {
         this.jdbc = jdbc;
+        this.content = content;
         this.store = store;
         this.local = store instanceof LocalObjectStore builtIn ? builtIn : null;
         this.settings = settings;
@@ -91,7 +96,8 @@ final class PlatformFiles implements FileStore, SignedObjects, SkillArchives {
             Instant expires = now.plus(settings.uploadTtl()).truncatedTo(ChronoUnit.SECONDS);
             jdbc.update("INSERT INTO file_object (id, owner_id, store, object_key, content_type, declared_bytes, filename, status,"
                             + " upload_expires_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)",
-                    id, owner.value(), store.name(), key, contentType, contentLength, filename, SqlTime.of(expires), SqlTime.of(now));
+                    id, owner.value(), store.name(), key, contentType, contentLength, content.seal(owner, filename), SqlTime.of(expires),
+                    SqlTime.of(now));
             ObjectStore.Presigned presigned = store.presignPut(key, contentType, contentLength, expires, serviceUrl);
             return new UploadTicket(id.toString(), presigned.url(), "PUT", presigned.headers(), expires);
         });
@@ -210,6 +216,17 @@ final class PlatformFiles implements FileStore, SignedObjects, SkillArchives {
         return store.open(row.key());
     }
 
+    /** The bytes from the store first, then the rows: a download of one is 404 from then on. */
+    @Override
+    public int erase(OwnerId owner) throws IOException {
+        List<String> keys = jdbc.queryForList("SELECT object_key FROM file_object WHERE owner_id = ?", String.class, owner.value());
+        for (String key : keys) {
+            store.delete(key);
+        }
+        jdbc.update("DELETE FROM file_object WHERE owner_id = ?", owner.value());
+        return keys.size();
+    }
+
     private boolean confirm(UUID id, long size, String sha256) {
         return jdbc.update("UPDATE file_object SET status = 'confirmed', size_bytes = ?, sha256 = ?, confirmed_at = ? WHERE id = ?"
                 + " AND status = 'pending'", size, sha256, SqlTime.of(clock.instant()), id) == 1;
@@ -234,10 +251,11 @@ final class PlatformFiles implements FileStore, SignedObjects, SkillArchives {
         return rows.stream().findFirst();
     }
 
-    private static Row row(ResultSet result) throws SQLException {
-        return new Row(result.getObject("id", UUID.class), new OwnerId(result.getObject("owner_id", UUID.class)),
+    private Row row(ResultSet result) throws SQLException {
+        OwnerId owner = new OwnerId(result.getObject("owner_id", UUID.class));
+        return new Row(result.getObject("id", UUID.class), owner,
                 result.getString("object_key"), result.getString("content_type"), result.getLong("declared_bytes"),
-                result.getString("filename"), result.getString("status"), result.getObject("size_bytes", Long.class), result.getString("sha256"),
+                content.open(owner, result.getString("filename")), result.getString("status"), result.getObject("size_bytes", Long.class), result.getString("sha256"),
                 result.getObject("created_at", OffsetDateTime.class).toInstant());
     }
 

@@ -24,6 +24,7 @@ import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
@@ -114,6 +115,11 @@ final class S3ObjectStore implements ObjectStore, AutoCloseable {
     @Override
     public InputStream open(String key) {
         return client.getObject(GetObjectRequest.builder().bucket(bucket).key(key).build());
+    }
+
+    @Override
+    public void delete(String key) {
+        client.deleteObject(DeleteObjectRequest.builder().bucket(bucket).key(key).build());
     }
 
     @Override

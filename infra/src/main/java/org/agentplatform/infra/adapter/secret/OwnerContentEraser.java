@@ -1,5 +1,7 @@
 package org.agentplatform.infra.adapter.secret;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
@@ -13,19 +15,23 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Erases an owner's personal content: destroys its data keys ({@link OwnerDataKeys#erase}) and records {@link
- * OwnerContentErased} with who asked, in one transaction (an erasure is never done unrecorded, nor recorded undone). The
- * API's {@code DELETE /api/v1/owners/me/content} and the operators' {@code owners erase} both come here.
+ * Erases an owner's personal content: deletes its uploaded files (their bytes, then their rows), then destroys its data
+ * keys ({@link OwnerDataKeys#erase}) and records {@link OwnerContentErased} with who asked, in one transaction (the keys
+ * are never destroyed unrecorded, nor recorded undestroyed). Files go first: an erasure that fails part-way leaves the
+ * keys, and asking again finishes it. The API's {@code DELETE /api/v1/owners/me/content} and the operators'
+ * {@code owners erase} both come here.
  */
 public final class OwnerContentEraser implements ContentErasure {
 
     private final OwnerDataKeys keys;
+    private final ErasableContent files;
     private final EventGateway events;
     private final TransactionTemplate transactions;
     private final Clock clock;
 
-    public OwnerContentEraser(OwnerDataKeys keys, EventGateway events, TransactionTemplate transactions, Clock clock) {
+    public OwnerContentEraser(OwnerDataKeys keys, ErasableContent files, EventGateway events, TransactionTemplate transactions, Clock clock) {
         this.keys = keys;
+        this.files = files;
         this.events = events;
         this.transactions = transactions;
         this.clock = clock;
@@ -39,11 +45,17 @@ public final class OwnerContentEraser implements ContentErasure {
     /** The erasure, blocking: what the CLI runs. */
     public Erased eraseNow(OwnerId owner, Map<String, ?> audit) {
         Instant at = clock.instant();
+        int deleted;
+        try {
+            deleted = files.erase(owner);
+        } catch (IOException failure) {
+            throw new UncheckedIOException("The owner's files could not all be deleted; nothing else was erased", failure);
+        }
         int destroyed = transactions.execute(status -> {
             int count = keys.erase(owner, at);
-            events.publish(GenericEventMessage.asEventMessage(new OwnerContentErased(owner, count)).andMetaData(audit));
+            events.publish(GenericEventMessage.asEventMessage(new OwnerContentErased(owner, count, deleted)).andMetaData(audit));
             return count;
         });
-        return new Erased(owner, at, destroyed);
+        return new Erased(owner, at, destroyed, deleted);
     }
 }

@@ -33,8 +33,10 @@ public class SecretsConfiguration {
         return new OwnerDataKeys(jdbc, vaultKey, clock);
     }
 
+    /** {@code files}: the uploaded files' store (an adapter of its own, found by this port). */
     @Bean
-    OwnerContentEraser ownerContentEraser(OwnerDataKeys keys, EventGateway events, PlatformTransactionManager transactions, Clock clock) {
-        return new OwnerContentEraser(keys, events, new TransactionTemplate(transactions), clock);
+    OwnerContentEraser ownerContentEraser(OwnerDataKeys keys, ErasableContent files, EventGateway events,
+            PlatformTransactionManager transactions, Clock clock) {
+        return new OwnerContentEraser(keys, files, events, new TransactionTemplate(transactions), clock);
     }
 }

@@ -8,6 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -26,6 +27,7 @@ import org.agentplatform.infra.cli.ProjectionsCommand;
 import org.agentplatform.infra.support.OpenApiResponses;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.infra.support.StandaloneService;
+import org.agentplatform.infra.support.WebhookReceiver;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.privacy.PersonalContent;
 import org.junit.jupiter.api.AfterEach;
@@ -81,9 +83,16 @@ class OwnerContentErasureTest {
             PlatformClient owner = StandaloneService.client(service, dataDir);
             PlatformClient other = secondOwner(service);
             agent = owner.createAgent(owner.runningInstance("linux"), "erased");
+            String file = uploaded(service, owner, secret + ".txt");
             // one delta: the secret whole in a chunk too, where a search for it would find it if it were kept in clear
-            task = owner.task(agent, secret + " is the plan\n/echo deltas=1");
-            owner.awaitTask(agent, task, "completed");
+            try (WebhookReceiver receiver = new WebhookReceiver()) {
+                task = owner.task(agent, Map.of("message", secret + " is the plan\n/echo deltas=1",
+                        "attachments", List.of(Map.of("file_id", file)), "webhooks", List.of(Map.of("url", receiver.url("/hook")))))
+                        .at("/data/task_id").asString();
+                owner.awaitTask(agent, task, "completed");
+                assertThat(receiver.await("/hook", 3)).as("the callbacks carry statuses, not content")
+                        .noneMatch(callback -> callback.text().contains(secret));
+            }
             conversation = owner.conversation(agent);
             owner.say(agent, conversation, secret + " said first");
             owner.awaitTurn(agent, conversation, 1, "completed");
@@ -100,6 +109,8 @@ class OwnerContentErasureTest {
             assertThat(recounted.get("text").asString()).as("the agent's recount of the earlier turns").contains(secret);
             assertThat(texts(owner.taskEvents(agent, task, null, 100))).anyMatch(text -> text.contains(secret));
             assertThat(audit(owner, "task", task)).contains(secret);
+            assertThat(attachmentNames(owner, agent, task)).containsExactly(secret + ".txt");
+            body(owner.get("/api/v1/files/presign-download?file_id={f}", file).exchange(), 200);
 
             // ... and sealed wherever it is kept
             JdbcTemplate jdbc = service.getBean(JdbcTemplate.class);
@@ -108,6 +119,9 @@ class OwnerContentErasureTest {
 
             JsonNode erased = body(owner.delete("/api/v1/owners/me/content").exchange(), 200).get("data");
             assertThat(erased.get("keys_destroyed").asInt()).isEqualTo(1);
+            assertThat(erased.get("files_deleted").asInt()).isEqualTo(1);
+            body(owner.get("/api/v1/files/presign-download?file_id={f}", file).exchange(), 404);
+            assertThat(attachmentNames(owner, agent, task)).containsExactly(PersonalContent.ERASED);
 
             assertThat(owner.taskView(agent, task).get("text").asString()).isEqualTo(PersonalContent.ERASED);
             List<String> log = texts(owner.get("/api/v1/agents/{a}/tasks/{t}/messages?include_deltas=true", agent, task));
@@ -140,7 +154,7 @@ class OwnerContentErasureTest {
         assertThat(output()).contains("channel_message").doesNotContain("DIFFERS");
         out.reset();
         assertThat(cli(OwnersCommand::run, "erase", "--owner", UUID.randomUUID().toString())).as(output()).isZero();
-        assertThat(output()).contains("0 data key(s) destroyed");
+        assertThat(output()).contains("0 data key(s) destroyed, 0 file(s) deleted");
 
         String logged = logs.list.stream().map(event -> event.getFormattedMessage() + " " + event.getKeyValuePairs()
                 + " " + (event.getThrowableProxy() == null ? "" : event.getThrowableProxy().getMessage())).collect(Collectors.joining("\n"));
@@ -162,6 +176,30 @@ class OwnerContentErasureTest {
             }
         }
         return texts;
+    }
+
+    /** The names of the attachments of the task's messages. */
+    private static List<String> attachmentNames(PlatformClient owner, String agent, String task) {
+        return body(owner.get("/api/v1/agents/{a}/tasks/{t}/messages", agent, task).exchange(), 200).at("/data/messages").valueStream()
+                .filter(row -> row.has("attachments")).flatMap(row -> row.get("attachments").valueStream())
+                .map(attachment -> attachment.get("name").asString()).toList();
+    }
+
+    /** Uploads a small file named {@code filename} through the presigned URL; answers its id. */
+    private static String uploaded(ConfigurableApplicationContext service, PlatformClient owner, String filename) {
+        byte[] bytes = "the file's bytes".getBytes(StandardCharsets.UTF_8);
+        JsonNode ticket = body(owner.post("/api/v1/files/presign-upload").contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("contentType", "text/plain", "contentLengthBytes", bytes.length, "filename", filename)).exchange(), 201)
+                .get("data");
+        body(http(service).put().uri(URI.create(ticket.get("upload_url").asString())).contentType(MediaType.TEXT_PLAIN).bodyValue(bytes)
+                .exchange(), 200);
+        return ticket.get("file_id").asString();
+    }
+
+    private static WebTestClient http(ConfigurableApplicationContext service) {
+        return WebTestClient.bindToServer().filter(OpenApiResponses.validating())
+                .baseUrl("http://localhost:" + service.getEnvironment().getProperty("local.server.port"))
+                .responseTimeout(Duration.ofSeconds(30)).build();
     }
 
     /** The owner's audit history of a resource, as text. */
@@ -196,9 +234,7 @@ class OwnerContentErasureTest {
         UserAdmin users = new UserAdmin(service.getBean(JdbcTemplate.class), IdentityConfiguration.passwords(), Clock.systemUTC());
         OwnerId owner = users.createOwner("another");
         users.create("another@example.test", "another-password", owner);
-        WebTestClient http = WebTestClient.bindToServer().filter(OpenApiResponses.validating())
-                .baseUrl("http://localhost:" + service.getEnvironment().getProperty("local.server.port"))
-                .responseTimeout(Duration.ofSeconds(30)).build();
+        WebTestClient http = http(service);
         JsonNode login = body(http.post().uri("/api/v1/auth/login").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("email", "another@example.test", "password", "another-password")).exchange(), 200);
         return new PlatformClient(http, login.at("/data/access_token").asString());
@@ -226,6 +262,7 @@ class OwnerContentErasureTest {
     }
 
     private ConfigurableApplicationContext start() {
-        return StandaloneService.start(dataDir, "--agent-platform.embedded-postgres.durable=false");
+        return StandaloneService.start(dataDir, "--agent-platform.embedded-postgres.durable=false",
+                "--agent-platform.webhooks.allowed-networks=127.0.0.1/32");
     }
 }
