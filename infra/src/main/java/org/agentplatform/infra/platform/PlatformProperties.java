@@ -169,12 +169,17 @@ public record PlatformProperties(
         }
     }
 
-    /** {@code AGENT_PLATFORM_SECRETS_KEY}: base64 of 32 bytes; without it a single node keeps one in {@code <data-dir>/secret.key}. */
-    public record Secrets(String key) {
+    /**
+     * {@code AGENT_PLATFORM_SECRETS_KEY}: base64 of 32 bytes; without it a single node keeps one in {@code <data-dir>/secret.key}.
+     * {@code sealContent} ({@code AGENT_PLATFORM_SECRETS_SEAL_CONTENT}, default true): owners' messages, replies, chunks and
+     * file names are sealed with their data keys; false stores new ones in clear (texts sealed before still open), which
+     * erasure then cannot reach: it is there to measure what sealing costs, not to run with.
+     */
+    public record Secrets(String key, @DefaultValue("true") boolean sealContent) {
 
         @Override
         public String toString() {
-            return "Secrets[key=" + (key == null ? "from data dir" : "***") + "]";
+            return "Secrets[key=" + (key == null ? "from data dir" : "***") + ", sealContent=" + sealContent + "]";
         }
     }
 

@@ -3,9 +3,12 @@ package org.agentplatform.infra.adapter.secret;
 import java.time.Clock;
 import javax.crypto.SecretKey;
 import org.agentplatform.infra.platform.PlatformProperties;
+import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.privacy.PersonalContent;
 import org.axonframework.eventhandling.gateway.EventGateway;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.r2dbc.core.DatabaseClient;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -31,6 +34,27 @@ public class SecretsConfiguration {
     @Bean
     OwnerDataKeys ownerDataKeys(JdbcTemplate jdbc, SecretKey vaultKey, Clock clock) {
         return new OwnerDataKeys(jdbc, vaultKey, clock);
+    }
+
+    /** What seals and opens the owners' texts: their data keys, or (sealing turned off to measure it) their keys for opening only. */
+    @Bean
+    @Primary
+    PersonalContent personalContent(OwnerDataKeys keys, PlatformProperties properties) {
+        if (properties.secrets().sealContent()) {
+            return keys;
+        }
+        return new PersonalContent() {
+
+            @Override
+            public String seal(OwnerId owner, String plaintext) {
+                return plaintext;
+            }
+
+            @Override
+            public String open(OwnerId owner, String stored) {
+                return keys.open(owner, stored);
+            }
+        };
     }
 
     /** {@code files}: the uploaded files' store (an adapter of its own, found by this port). */
