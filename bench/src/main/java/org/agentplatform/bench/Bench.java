@@ -42,6 +42,9 @@ public final class Bench {
      */
     private static final List<String> SERVICE_SETTINGS = List.of("--agent-platform.webhooks.allowed-networks=127.0.0.1/32",
             "--agent-platform.tasks.max-unfinished-per-owner=100000000");
+    /** Phases on a node of their own that need nothing of the first: run alone ({@code --only audit}), the first node is not started. */
+    private static final java.util.Set<String> OWN_NODE = java.util.Set.of("audit");
+
     /** The settings a node ships with: the neighbours phase runs on one, so a flooding owner meets the bound on its backlog. */
     private static final List<String> SHIPPED_SETTINGS = List.of();
     /** Held streams below which the memory of one is not told: the heap and the process move by megabytes on their own. */
@@ -128,7 +131,7 @@ public final class Bench {
                 case "--against-java-option" -> againstOptions.add(args[++index]);
                 case "--rounds" -> rounds = Integer.parseInt(args[++index]);
                 default -> throw new IllegalArgumentException("usage: bench [--smoke] [--profile] [--statements] [--curve RATE,RATE...]"
-                        + " [--only raw,http,single,burst,invoke,sustained,neighbours,sse,nodes,conversation,terminal,curve,webhooks,streams,replay,cold] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
+                        + " [--only raw,http,single,burst,invoke,sustained,neighbours,sse,nodes,conversation,terminal,curve,webhooks,streams,replay,cold,audit] [--service-jar JAR] [--service-java-option OPTION]... [--out DIR]"
                         + " | --against OTHER_JAR [--against-java-option OPTION]... [--rounds N]");
             }
         }
@@ -172,6 +175,31 @@ public final class Bench {
         report.put("mode", smoke ? "smoke" : "full");
         report.put("machine", machine());
         report.put("service_java_options", javaOptions);
+        if (only == null || !OWN_NODE.containsAll(only)) {
+            onFirstNode(scratch, name);
+        }
+        if (runs("replay")) {
+            replay(scratch.resolve("data"), out.resolve(name + "-rebuild.log"));
+        }
+        if (runs("cold")) {
+            cold.run(scratch, out, name);
+        }
+        if (runs("audit")) {
+            auditLog(scratch.resolve("audit-data"), out.resolve(name + "-audit-service.log"));
+        }
+        if (runs("neighbours")) {
+            onShippedNode(scratch.resolve("neighbours-data"), out.resolve(name + "-neighbours-service.log"), this::neighbours);
+        }
+        report.print(System.out);
+        Path json = out.resolve(name + ".json");
+        report.write(json);
+        Files.copy(json, out.resolve(smoke ? "latest-smoke.json" : "latest.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        System.out.println("bench: report " + json + ", chart " + out.resolve(name + "-latency-vs-load.png"));
+        deleteRecursively(scratch);
+    }
+
+    /** The first node and the phases that load it (all but those on a node of their own, {@link #OWN_NODE}). */
+    private void onFirstNode(Path scratch, String name) throws Exception {
         Path log = out.resolve(name + "-service.log");
         System.out.println("bench: starting " + serviceJar + " (log: " + log + ")");
         List<String> settings = new ArrayList<>(SERVICE_SETTINGS);
@@ -237,21 +265,6 @@ public final class Bench {
         } finally {
             backlog.close();
         }
-        if (runs("replay")) {
-            replay(scratch.resolve("data"), out.resolve(name + "-rebuild.log"));
-        }
-        if (runs("cold")) {
-            cold.run(scratch, out, name);
-        }
-        if (runs("neighbours")) {
-            onShippedNode(scratch.resolve("neighbours-data"), out.resolve(name + "-neighbours-service.log"), this::neighbours);
-        }
-        report.print(System.out);
-        Path json = out.resolve(name + ".json");
-        report.write(json);
-        Files.copy(json, out.resolve(smoke ? "latest-smoke.json" : "latest.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        System.out.println("bench: report " + json + ", chart " + out.resolve(name + "-latency-vs-load.png"));
-        deleteRecursively(scratch);
     }
 
     /**
@@ -269,6 +282,34 @@ public final class Bench {
                 phase.run();
             } finally {
                 backlog.close();
+            }
+        }
+    }
+
+    /**
+     * The audit log as it grows ({@link AuditLog}), on a node of its own: the cost per appended event and the proofs' size
+     * and time at 10k, 100k and 1M events (2k and 10k in the smoke).
+     */
+    private void auditLog(Path dataDir, Path log) throws Exception {
+        System.out.println("bench: starting a node for the audit log (log: " + log + ")");
+        try (Service started = Service.start(serviceJar, javaOptions, dataDir, log, SERVICE_SETTINGS)) {
+            Platform.Target target = Platform.setUp(HOST, started);
+            try (HttpConnection http = new HttpConnection(HOST, started.port(), target.key())) {
+                long[] sizes = smoke ? new long[] {2_000, 10_000} : new long[] {10_000, 100_000, 1_000_000};
+                List<AuditLog.Point> points = new AuditLog(started, http, smoke ? 1_000 : 10_000, smoke ? 5 : 41)
+                        .measure(target.instance(), sizes);
+                report.put("audit_log", points.stream().map(AuditLog::json).toList());
+                for (AuditLog.Point point : points) {
+                    String at = String.format("audit log at %,d events: ", point.size());
+                    int logarithm = 64 - Long.numberOfLeadingZeros(point.size() - 1);
+                    report.atMost(at + "append per event", point.appendMicrosPerEvent(), "us", null);
+                    report.atMost(at + "inclusion proof hashes", point.inclusionHashes(), "", (double) logarithm);
+                    report.atMost(at + "inclusion proof p50", point.inclusionMillisP50(), "ms", null);
+                    report.atMost(at + "consistency proof hashes", point.consistencyHashes(), "", 2.0 * logarithm);
+                    report.atMost(at + "consistency proof p50", point.consistencyMillisP50(), "ms", null);
+                }
+                report.atMost("audit log append per event, largest log / smallest", points.getLast().appendMicrosPerEvent()
+                        / points.getFirst().appendMicrosPerEvent(), "x", 2.0);
             }
         }
     }

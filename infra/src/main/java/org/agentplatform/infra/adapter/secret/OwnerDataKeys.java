@@ -12,6 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import javax.crypto.AEADBadTagException;
 import javax.crypto.SecretKey;
 import javax.crypto.spec.SecretKeySpec;
@@ -27,8 +31,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  *
  * <p>{@link #erase} destroys an owner's key material (the rows stay, with {@code erased_at}, so a sealed text is known
  * as erased rather than lost); the owner's next text gets a new key. Keys are held in memory once read: this node
- * forgets an erased owner's keys at once, the others within {@link #FRESHNESS} (they read a held key's row again when
- * it is older than that).
+ * forgets an erased owner's keys at once, the others within about {@link #FRESHNESS} (they read a held key's row again,
+ * in the background, once it is older than that).
  */
 public final class OwnerDataKeys implements PersonalContent {
 
@@ -47,12 +51,22 @@ public final class OwnerDataKeys implements PersonalContent {
     private final Map<UUID, Held> keys = new ConcurrentHashMap<>();
     /** Each owner's current key, by owner. */
     private final Map<OwnerId, Held> current = new ConcurrentHashMap<>();
+    /** Erasures on this node so far: a key read in the background while one ran is not held. */
+    private final AtomicLong erasures = new AtomicLong();
 
-    /** A key as read at {@code readAt} (nanoTime); {@code key} null once erased. */
-    private record Held(UUID id, OwnerId owner, SecretKey key, long readAt) {
+    /**
+     * A key as read at {@code readAt} (nanoTime); {@code key} null once erased. Past {@link #FRESHNESS} it is read again
+     * in the background, once ({@code rereading}), while it goes on serving: no caller waits for a key it holds, and none
+     * blocks a thread it does not own (an event loop) but on a key it never read.
+     */
+    private record Held(UUID id, OwnerId owner, SecretKey key, long readAt, AtomicBoolean rereading) {
 
-        boolean fresh() {
-            return System.nanoTime() - readAt < FRESHNESS.toNanos();
+        Held(UUID id, OwnerId owner, SecretKey key) {
+            this(id, owner, key, System.nanoTime(), new AtomicBoolean());
+        }
+
+        boolean stale() {
+            return System.nanoTime() - readAt >= FRESHNESS.toNanos();
         }
     }
 
@@ -113,42 +127,85 @@ public final class OwnerDataKeys implements PersonalContent {
     public int erase(OwnerId owner, Instant at) {
         int destroyed = jdbc.update("UPDATE owner_data_key SET nonce = NULL, sealed_key = NULL, erased_at = ?"
                 + " WHERE owner_id = ? AND erased_at IS NULL", Timestamp.from(at), owner.value());
+        erasures.incrementAndGet();
         current.remove(owner);
         keys.values().removeIf(held -> held.owner().equals(owner));
         return destroyed;
     }
 
-    /** Whether the owner has a key that still opens its texts (one made since its last erasure). */
-    public boolean hasKey(OwnerId owner) {
-        return currentKey(owner, false) != null;
-    }
-
     private Held currentKey(OwnerId owner) {
-        return currentKey(owner, true);
+        Held held = current.get(owner);
+        if (held == null) {
+            return remember(readCurrent(owner), owner, true);
+        }
+        if (held.stale() && held.rereading().compareAndSet(false, true)) {
+            long erasuresBefore = erasures.get();
+            Thread.startVirtualThread(() -> reread(held, () -> readCurrent(owner), read -> remember(read, owner, false), erasuresBefore));
+        }
+        return held;
     }
 
-    private Held currentKey(OwnerId owner, boolean make) {
-        Held held = current.get(owner);
-        if (held != null && held.fresh()) {
-            return held;
+    private Held key(UUID id) {
+        Held held = keys.get(id);
+        if (held == null) {
+            return remember(read(id), id);
         }
-        Held read = readCurrent(owner);
-        if (read == null && make) {
-            read = make(owner);
+        if (held.stale() && held.rereading().compareAndSet(false, true)) {
+            long erasuresBefore = erasures.get();
+            Thread.startVirtualThread(() -> reread(held, () -> read(id), read -> remember(read, id), erasuresBefore));
         }
-        if (read == null) {
+        return held;
+    }
+
+    /**
+     * Reads a held key's row again, in the background, and holds what it says, unless an erasure ran meanwhile (what was
+     * read may be gone: the next use reads it again). A failed read is tried again by the next use.
+     */
+    private void reread(Held stale, Supplier<Held> read, Consumer<Held> remember, long erasuresBefore) {
+        try {
+            Held fresh = read.get();
+            if (erasures.get() == erasuresBefore) {
+                remember.accept(fresh);
+            }
+        } catch (RuntimeException unreadable) {
+            stale.rereading().set(false);
+        }
+    }
+
+    /** Holds {@code read} as the owner's current key; none (erased, never made): one is made when {@code make}. */
+    private Held remember(Held read, OwnerId owner, boolean make) {
+        Held key = read == null && make ? make(owner) : read;
+        if (key == null) {
             current.remove(owner);
             return null;
         }
-        current.put(owner, read);
-        keys.put(read.id(), read);
+        current.put(owner, key);
+        keys.put(key.id(), key);
+        return key;
+    }
+
+    private Held remember(Held read, UUID id) {
+        if (read == null) {
+            keys.remove(id);
+        } else {
+            keys.put(id, read);
+        }
         return read;
     }
 
+    /** The owner's current key as its row says (null: none since its last erasure). */
     private Held readCurrent(OwnerId owner) {
         List<Held> rows = jdbc.query("SELECT id, nonce, sealed_key FROM owner_data_key WHERE owner_id = ? AND erased_at IS NULL",
                 (row, number) -> held(row.getObject("id", UUID.class), owner, row.getBytes("nonce"), row.getBytes("sealed_key")),
                 owner.value());
+        return rows.isEmpty() ? null : rows.getFirst();
+    }
+
+    /** A key as its row says (null: no such key). */
+    private Held read(UUID id) {
+        List<Held> rows = jdbc.query("SELECT owner_id, nonce, sealed_key FROM owner_data_key WHERE id = ?",
+                (row, number) -> held(id, new OwnerId(row.getObject("owner_id", UUID.class)), row.getBytes("nonce"),
+                        row.getBytes("sealed_key")), id);
         return rows.isEmpty() ? null : rows.getFirst();
     }
 
@@ -162,29 +219,13 @@ public final class OwnerDataKeys implements PersonalContent {
         int made = jdbc.update("INSERT INTO owner_data_key (id, owner_id, nonce, sealed_key, created_at) VALUES (?, ?, ?, ?, ?)"
                 + " ON CONFLICT (owner_id) WHERE erased_at IS NULL DO NOTHING", id, owner.value(), nonce, sealed,
                 Timestamp.from(clock.instant()));
-        return made == 1 ? new Held(id, owner, new SecretKeySpec(material, "AES"), System.nanoTime()) : readCurrent(owner);
-    }
-
-    private Held key(UUID id) {
-        Held held = keys.get(id);
-        if (held != null && held.fresh()) {
-            return held;
-        }
-        List<Held> rows = jdbc.query("SELECT owner_id, nonce, sealed_key FROM owner_data_key WHERE id = ?",
-                (row, number) -> held(id, new OwnerId(row.getObject("owner_id", UUID.class)), row.getBytes("nonce"),
-                        row.getBytes("sealed_key")), id);
-        if (rows.isEmpty()) {
-            keys.remove(id);
-            return null;
-        }
-        keys.put(id, rows.getFirst());
-        return rows.getFirst();
+        return made == 1 ? new Held(id, owner, new SecretKeySpec(material, "AES")) : readCurrent(owner);
     }
 
     private Held held(UUID id, OwnerId owner, byte[] nonce, byte[] sealedKey) {
         SecretKey key = sealedKey == null ? null
                 : new SecretKeySpec(AesGcm.decrypt(vaultKey, nonce, keyAssociatedData(id, owner), sealedKey), "AES");
-        return new Held(id, owner, key, System.nanoTime());
+        return new Held(id, owner, key);
     }
 
     private static byte[] associatedData(OwnerId owner) {

@@ -7,9 +7,11 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -21,6 +23,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import org.agentplatform.infra.adapter.identity.IdentityConfiguration;
 import org.agentplatform.infra.adapter.identity.UserAdmin;
+import org.agentplatform.infra.audit.AuditCheckpoints;
 import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.cli.OwnersCommand;
 import org.agentplatform.infra.cli.ProjectionsCommand;
@@ -71,7 +74,7 @@ class OwnerContentErasureTest {
     }
 
     @Test
-    void anErasedOwnersContentReadsErasedEverywhereAndNoTableEverHeldItsPlaintext() {
+    void anErasedOwnersContentReadsErasedEverywhereAndNoTableEverHeldItsPlaintext() throws IOException {
         String secret = "whisper" + UUID.randomUUID().toString().replace("-", "");
         String kept = "keepsake" + UUID.randomUUID().toString().replace("-", "");
         String agent;
@@ -131,8 +134,8 @@ class OwnerContentErasureTest {
             assertThat(owner.conversationLog(agent, conversation, true).get("messages").valueStream()
                     .filter(row -> row.has("text")).map(row -> row.get("text").asString()))
                     .isNotEmpty().allMatch(PersonalContent.ERASED::equals);
-            Instant created = Instant.parse(owner.taskView(agent, task).get("created_at").asString());
-            assertThat(body(owner.get("/api/v1/agents/{a}/tasks/{t}?as_of={at}", agent, task, created.plusMillis(1).toString())
+            Instant createdAt = Instant.parse(owner.taskView(agent, task).get("created_at").asString());
+            assertThat(body(owner.get("/api/v1/agents/{a}/tasks/{t}?as_of={at}", agent, task, createdAt.plusMillis(1).toString())
                     .exchange(), 200).at("/data/history").valueStream().filter(row -> row.has("text")).map(row -> row.get("text").asString()))
                     .as("the task as of its creation").allMatch(PersonalContent.ERASED::equals);
             assertThat(audit(owner, "task", task)).doesNotContain(secret).contains(PersonalContent.ERASED);
@@ -142,6 +145,19 @@ class OwnerContentErasureTest {
             assertThat(recorded.get("actor").asString()).as("the owner's own key asked").isNotBlank();
 
             assertThat(other.taskView(otherAgent, otherTask).get("text").asString()).as("another owner's content").contains(kept);
+
+            // the task's first event, its text erased in the export, is still proved in the log by a head signed after
+            JsonNode created = exportLines(owner).stream().filter(line -> task.equals(line.get("resource_id").asString())
+                    && "TaskCreated".equals(line.get("type").asString())).findFirst().orElseThrow();
+            assertThat(created.at("/data/message/text").asString()).isEqualTo(PersonalContent.ERASED);
+            service.getBean(AuditCheckpoints.class).checkpoint();
+            JsonNode head = body(owner.get("/api/v1/audit/tree-heads?limit=1").exchange(), 200).at("/data/tree_heads/0");
+            JsonNode proof = body(owner.get("/api/v1/audit/events/{i}/proof?tree_size={s}", created.get("global_index").asLong(),
+                    head.get("tree_size").asLong()).exchange(), 200).get("data");
+            out.reset();
+            PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+            assertThat(AuditCommand.run(new String[] {"prove", "--tree-head", write("head.json", head), "--event", write("event.json", created),
+                    "--proof", write("proof.json", proof)}, print, print)).as(output()).isZero();
 
             // content sent afterwards is the owner's again, under a new key
             String later = owner.task(agent, "after the erasure");
@@ -200,6 +216,18 @@ class OwnerContentErasureTest {
         return WebTestClient.bindToServer().filter(OpenApiResponses.validating())
                 .baseUrl("http://localhost:" + service.getEnvironment().getProperty("local.server.port"))
                 .responseTimeout(Duration.ofSeconds(30)).build();
+    }
+
+    /** Every line of the owner's audit export. */
+    private static List<JsonNode> exportLines(PlatformClient owner) {
+        return owner.get("/api/v1/audit/export").exchange().expectStatus().isOk().expectBody(String.class).returnResult()
+                .getResponseBody().lines().map(JSON::readTree).toList();
+    }
+
+    private String write(String name, JsonNode json) throws IOException {
+        Path file = dataDir.resolve("proof-" + name);
+        Files.writeString(file, JSON.writeValueAsString(json), StandardCharsets.UTF_8);
+        return file.toString();
     }
 
     /** The owner's audit history of a resource, as text. */
