@@ -44,7 +44,7 @@ final class AuditLog {
     }
 
     List<Point> measure(String instance, long... sizes) throws Exception {
-        Platform.ok(http.send("POST", "/api/v1/instances/" + instance + "/computer/screenshot", "{}"), 200);
+        Platform.ok(http.send("POST", "/api/v1/instances/" + instance + "/computer/move", Platform.json(Map.of("x", 10, "y", 10))), 200);
         try (Connection db = DriverManager.getConnection(service.jdbcUrl("agent_platform"), "postgres", service.postgresPassword())) {
             long original = awaitOriginal(db);
             List<Point> points = new ArrayList<>();

@@ -288,14 +288,14 @@ public final class Bench {
 
     /**
      * The audit log as it grows ({@link AuditLog}), on a node of its own: the cost per appended event and the proofs' size
-     * and time at 10k, 100k and 1M events (2k and 10k in the smoke).
+     * and time at 10k, 100k, 1M and 3M events (2k and 10k in the smoke).
      */
     private void auditLog(Path dataDir, Path log) throws Exception {
         System.out.println("bench: starting a node for the audit log (log: " + log + ")");
         try (Service started = Service.start(serviceJar, javaOptions, dataDir, log, SERVICE_SETTINGS)) {
             Platform.Target target = Platform.setUp(HOST, started);
             try (HttpConnection http = new HttpConnection(HOST, started.port(), target.key())) {
-                long[] sizes = smoke ? new long[] {2_000, 10_000} : new long[] {10_000, 100_000, 1_000_000};
+                long[] sizes = smoke ? new long[] {2_000, 10_000} : new long[] {10_000, 100_000, 1_000_000, 3_000_000};
                 List<AuditLog.Point> points = new AuditLog(started, http, smoke ? 1_000 : 10_000, smoke ? 5 : 41)
                         .measure(target.instance(), sizes);
                 report.put("audit_log", points.stream().map(AuditLog::json).toList());
