@@ -187,7 +187,8 @@ final class ConversationRoutes {
         LogPages.Query query = LogPages.Query.of(since, includeDeltas, limit);
         return ConversationAccess.owned(conversations, AgentAccess.parse(agentId), convId, caller.ownerId())
                 .flatMap(conversation -> LogPages.page(query, conversations.log(conversation.id(), query.since(), query.deltas(),
-                                query.limit()), entry -> ConversationView.entry(entry, content.opener(caller.ownerId())), conversations.find(conversation.id()).map(ConversationRecord::lastOffset))
+                                query.limit()), entry -> ConversationView.entry(entry, content.opener(caller.ownerId())),
+                                conversations.find(conversation.id()).map(ConversationRecord::lastOffset))
                         .map(page -> new ConversationMessageLog(conversation.id().toString(), page.rows(), page.latestOffset(), page.nextSince(),
                                 page.hasMore())))
                 .map(ApiResponse::of);

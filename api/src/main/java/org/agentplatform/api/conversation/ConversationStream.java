@@ -104,8 +104,9 @@ final class ConversationStream {
         /** A closed conversation ended as its caller asked: {@code done} with the agent's latest reply, not an error. */
         @Override
         public List<Frame> closing(ConversationRecord closed) {
-            return List.of(Frame.at(ChannelStream.doneOffset(closed.lastOffset()), "done", ChannelStream.doneFrame(content.open(conversation.ownerId(), closed.text()), closed.contextId(),
-                    null, null)));
+            String reply = content.open(conversation.ownerId(), closed.text());
+            return List.of(Frame.at(ChannelStream.doneOffset(closed.lastOffset()), "done",
+                    ChannelStream.doneFrame(reply, closed.contextId(), null, null)));
         }
     }
 }

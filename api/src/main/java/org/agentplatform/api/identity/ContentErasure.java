@@ -7,8 +7,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Port: erases an owner's personal content by destroying its data keys (crypto-shredding): every read, stream, export
- * and {@code as_of} of it answers {@code "[erased]"} from then on and its uploaded files are deleted, while the event store, its chain and its proofs stay
- * as they were. Recorded as an {@code OwnerContentErased} event with {@code audit} as its metadata.
+ * and {@code as_of} of it answers {@code "[erased]"} from then on and its uploaded files are deleted, while the event
+ * store, its chain and its proofs stay as they were. Recorded as an {@code OwnerContentErased} event with {@code audit}
+ * as its metadata.
  */
 public interface ContentErasure {
 
