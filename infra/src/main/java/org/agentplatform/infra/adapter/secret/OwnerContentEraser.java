@@ -56,6 +56,7 @@ public final class OwnerContentEraser implements ContentErasure {
             events.publish(GenericEventMessage.asEventMessage(new OwnerContentErased(owner, count, deleted)).andMetaData(audit));
             return count;
         });
+        keys.forget(owner);
         return new Erased(owner, at, destroyed, deleted);
     }
 }

@@ -127,10 +127,18 @@ public final class OwnerDataKeys implements PersonalContent {
     public int erase(OwnerId owner, Instant at) {
         int destroyed = jdbc.update("UPDATE owner_data_key SET nonce = NULL, sealed_key = NULL, erased_at = ?"
                 + " WHERE owner_id = ? AND erased_at IS NULL", Timestamp.from(at), owner.value());
+        forget(owner);
+        return destroyed;
+    }
+
+    /**
+     * Forgets the owner's keys on this node, and any read of them under way: called again once the erasure committed, since
+     * a use between {@link #erase} and the commit still reads the keys' rows as they were.
+     */
+    public void forget(OwnerId owner) {
         erasures.incrementAndGet();
         current.remove(owner);
         keys.values().removeIf(held -> held.owner().equals(owner));
-        return destroyed;
     }
 
     private Held currentKey(OwnerId owner) {
