@@ -32,6 +32,12 @@ final class Service implements AutoCloseable {
         this.port = port;
     }
 
+    /**
+     * The JVM options every service the bench starts runs with (a profile's stack depth): an ahead-of-time cache must be
+     * trained with them too, or the JVM opens it and then cannot map it (the modules they add differ).
+     */
+    static final List<String> JVM_OPTIONS = List.of("-XX:FlightRecorderOptions=stackdepth=512");
+
     /** Starts the jar and waits until it answers its health check. */
     static Service start(Path jar, List<String> javaOptions, Path dataDir, Path log, List<String> settings)
             throws IOException, InterruptedException {
@@ -57,8 +63,8 @@ final class Service implements AutoCloseable {
             throws IOException, InterruptedException {
         Files.createDirectories(dataDir);
         int port = freePort();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:FlightRecorderOptions=stackdepth=512"));
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(JVM_OPTIONS);
         command.addAll(javaOptions);
         command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port, "--agent-platform.data-dir=" + dataDir,
                 "--logging.structured.format.console="));
