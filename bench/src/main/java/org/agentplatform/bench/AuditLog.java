@@ -8,7 +8,6 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.databind.JsonNode;
@@ -131,28 +130,22 @@ final class AuditLog {
                 middle = row.getLong(1);
             }
         }
-        double[] inclusion = new double[proofReads];
-        double[] consistency = new double[proofReads];
+        Latencies inclusion = new Latencies();
+        Latencies consistency = new Latencies();
         int inclusionHashes = 0;
         int consistencyHashes = 0;
         for (int read = 0; read < proofReads; read++) {
             long event = read % 2 == 0 ? original : middle;
             long started = System.nanoTime();
             JsonNode proof = Platform.ok(http.get("/api/v1/audit/events/" + event + "/proof?tree_size=" + size), 200);
-            inclusion[read] = (System.nanoTime() - started) / 1e6;
+            inclusion.record(started, System.nanoTime());
             inclusionHashes = Math.max(inclusionHashes, proof.at("/data/audit_path").size());
             started = System.nanoTime();
             JsonNode prefix = Platform.ok(http.get("/api/v1/audit/consistency?first=" + (size / 2 + read) + "&second=" + size), 200);
-            consistency[read] = (System.nanoTime() - started) / 1e6;
+            consistency.record(started, System.nanoTime());
             consistencyHashes = Math.max(consistencyHashes, prefix.at("/data/consistency_path").size());
         }
-        return new Point(size, micros, inclusionHashes, median(inclusion), consistencyHashes, median(consistency));
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
+        return new Point(size, micros, inclusionHashes, inclusion.summary().p50(), consistencyHashes, consistency.summary().p50());
     }
 
     static Map<String, Object> json(Point point) {

@@ -15,8 +15,8 @@ import reactor.core.publisher.Mono;
  * {@code DELETE /api/v1/owners/me/content}: the caller's owner erases its personal content (GDPR Art. 17) by destroying its
  * data keys ({@link ContentErasure}). Its messages, replies, streamed chunks and file names read {@code "[erased]"} from the
  * answer on (on other nodes within 10 s), its uploaded files are deleted (their downloads 404); ids, statuses and instants
- * stay. The owner, its keys and its agents stay usable: content
- * sent afterwards is sealed with a new key. Audited as the caller's.
+ * stay. The owner, its keys and its agents stay usable: content sent afterwards is sealed with a new key. Audited as the
+ * caller's.
  */
 @RestController
 final class OwnerContentRoutes {

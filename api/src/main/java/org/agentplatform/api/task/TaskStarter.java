@@ -99,7 +99,7 @@ public final class TaskStarter {
 
     /** The caller's message as it is stored: its personal parts sealed with the owner's data key. */
     public TaskMessage sealed(OwnerId owner, TaskMessage message) {
-        return message.personal(text -> content.seal(owner, text));
+        return message.personal(content.sealer(owner));
     }
 
     private Mono<Created> create(Caller caller, ServerWebExchange exchange, AgentRecord agent, NewTask request, TaskOrigin origin,

@@ -176,7 +176,8 @@ final class TaskStream {
             List<Frame> frames = new ArrayList<>();
             error.filter(failure -> !failure.isAgentReported()).ifPresent(failure -> frames.add(Frame.at(ChannelStream.errorOffset(finished.lastOffset()),
                     "error", ChannelStream.errorFrame(failure.code(), failure.httpStatus(), failure.message()))));
-            frames.add(Frame.at(ChannelStream.doneOffset(finished.lastOffset()), "done", ChannelStream.doneFrame(content.open(task.ownerId(), finished.text()),
+            String reply = content.open(task.ownerId(), finished.text());
+            frames.add(Frame.at(ChannelStream.doneOffset(finished.lastOffset()), "done", ChannelStream.doneFrame(reply,
                     finished.contextId(), error.map(TaskError::message).orElse(null), error.map(TaskError::code).orElse(null))));
             return frames;
         }

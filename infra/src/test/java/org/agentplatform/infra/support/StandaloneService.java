@@ -31,11 +31,16 @@ public final class StandaloneService {
         return new SpringApplication(AgentPlatformApplication.class).run(arguments.toArray(String[]::new));
     }
 
+    /** A client of a running service, every response it receives checked against the OpenAPI document. */
+    public static WebTestClient http(ConfigurableApplicationContext service) {
+        return WebTestClient.bindToServer().filter(OpenApiResponses.validating())
+                .baseUrl("http://localhost:" + service.getEnvironment().getProperty("local.server.port"))
+                .responseTimeout(Duration.ofSeconds(30)).build();
+    }
+
     /** The first owner's client of a running service (its key is the one first start wrote). */
     public static PlatformClient client(ConfigurableApplicationContext service, Path dataDir) {
-        String port = service.getEnvironment().getProperty("local.server.port");
-        WebTestClient http = WebTestClient.bindToServer().filter(OpenApiResponses.validating()).baseUrl("http://localhost:" + port)
-                .responseTimeout(Duration.ofSeconds(30)).build();
+        WebTestClient http = http(service);
         try {
             return new PlatformClient(http, Files.readString(dataDir.resolve(FirstStart.KEY_FILE)).strip());
         } catch (IOException failure) {

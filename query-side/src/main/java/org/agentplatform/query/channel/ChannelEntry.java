@@ -27,7 +27,7 @@ public record ChannelEntry(
      * sealed texts are opened for the wire ({@link org.agentplatform.kernel.privacy.PersonalContent}).
      */
     public ChannelEntry personal(UnaryOperator<String> change) {
-        List<Object> changed = attachments.stream().map(attachment -> {
+        List<Object> changed = attachments.isEmpty() ? attachments : attachments.stream().map(attachment -> {
             if (attachment instanceof Map<?, ?> fields && fields.get("name") instanceof String name) {
                 Map<Object, Object> copy = new LinkedHashMap<>(fields);
                 copy.put("name", change.apply(name));

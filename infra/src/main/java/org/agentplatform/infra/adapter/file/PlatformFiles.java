@@ -255,7 +255,8 @@ final class PlatformFiles implements FileStore, SignedObjects, SkillArchives, Er
         OwnerId owner = new OwnerId(result.getObject("owner_id", UUID.class));
         return new Row(result.getObject("id", UUID.class), owner,
                 result.getString("object_key"), result.getString("content_type"), result.getLong("declared_bytes"),
-                content.open(owner, result.getString("filename")), result.getString("status"), result.getObject("size_bytes", Long.class), result.getString("sha256"),
+                content.open(owner, result.getString("filename")), result.getString("status"), result.getObject("size_bytes", Long.class),
+                result.getString("sha256"),
                 result.getObject("created_at", OffsetDateTime.class).toInstant());
     }
 

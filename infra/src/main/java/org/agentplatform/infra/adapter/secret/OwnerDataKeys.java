@@ -7,6 +7,7 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -106,10 +107,8 @@ public final class OwnerDataKeys implements PersonalContent {
         if (key == null || key.key() == null || !key.owner().equals(owner) || sealed.length <= AesGcm.NONCE_BYTES) {
             return ERASED;
         }
-        byte[] nonce = new byte[AesGcm.NONCE_BYTES];
-        System.arraycopy(sealed, 0, nonce, 0, nonce.length);
-        byte[] ciphertext = new byte[sealed.length - nonce.length];
-        System.arraycopy(sealed, nonce.length, ciphertext, 0, ciphertext.length);
+        byte[] nonce = Arrays.copyOfRange(sealed, 0, AesGcm.NONCE_BYTES);
+        byte[] ciphertext = Arrays.copyOfRange(sealed, AesGcm.NONCE_BYTES, sealed.length);
         try {
             return new String(AesGcm.decrypt(key.key(), nonce, associatedData(owner), ciphertext), StandardCharsets.UTF_8);
         } catch (IllegalStateException unreadable) {
@@ -146,11 +145,7 @@ public final class OwnerDataKeys implements PersonalContent {
         if (held == null) {
             return remember(readCurrent(owner), owner, true);
         }
-        if (held.stale() && held.rereading().compareAndSet(false, true)) {
-            long erasuresBefore = erasures.get();
-            Thread.startVirtualThread(() -> reread(held, () -> readCurrent(owner), read -> remember(read, owner, false), erasuresBefore));
-        }
-        return held;
+        return rereadWhenStale(held, () -> readCurrent(owner), read -> remember(read, owner, false));
     }
 
     private Held key(UUID id) {
@@ -158,26 +153,29 @@ public final class OwnerDataKeys implements PersonalContent {
         if (held == null) {
             return remember(read(id), id);
         }
-        if (held.stale() && held.rereading().compareAndSet(false, true)) {
-            long erasuresBefore = erasures.get();
-            Thread.startVirtualThread(() -> reread(held, () -> read(id), read -> remember(read, id), erasuresBefore));
-        }
-        return held;
+        return rereadWhenStale(held, () -> read(id), read -> remember(read, id));
     }
 
     /**
-     * Reads a held key's row again, in the background, and holds what it says, unless an erasure ran meanwhile (what was
-     * read may be gone: the next use reads it again). A failed read is tried again by the next use.
+     * {@code held}, read again in the background once it is stale (by one caller): what its row says is held then, unless
+     * an erasure ran meanwhile (what was read may be gone: the next use reads it again). A failed read is tried again by
+     * the next use.
      */
-    private void reread(Held stale, Supplier<Held> read, Consumer<Held> remember, long erasuresBefore) {
-        try {
-            Held fresh = read.get();
-            if (erasures.get() == erasuresBefore) {
-                remember.accept(fresh);
-            }
-        } catch (RuntimeException unreadable) {
-            stale.rereading().set(false);
+    private Held rereadWhenStale(Held held, Supplier<Held> read, Consumer<Held> remember) {
+        if (held.stale() && held.rereading().compareAndSet(false, true)) {
+            long erasuresBefore = erasures.get();
+            Thread.startVirtualThread(() -> {
+                try {
+                    Held fresh = read.get();
+                    if (erasures.get() == erasuresBefore) {
+                        remember.accept(fresh);
+                    }
+                } catch (RuntimeException unreadable) {
+                    held.rereading().set(false);
+                }
+            });
         }
+        return held;
     }
 
     /** Holds {@code read} as the owner's current key; none (erased, never made): one is made when {@code make}. */

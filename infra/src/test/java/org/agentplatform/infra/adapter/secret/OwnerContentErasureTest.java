@@ -14,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +26,6 @@ import org.agentplatform.infra.audit.AuditCheckpoints;
 import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.cli.OwnersCommand;
 import org.agentplatform.infra.cli.ProjectionsCommand;
-import org.agentplatform.infra.support.OpenApiResponses;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.infra.support.StandaloneService;
 import org.agentplatform.infra.support.WebhookReceiver;
@@ -207,15 +205,9 @@ class OwnerContentErasureTest {
         JsonNode ticket = body(owner.post("/api/v1/files/presign-upload").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("contentType", "text/plain", "contentLengthBytes", bytes.length, "filename", filename)).exchange(), 201)
                 .get("data");
-        body(http(service).put().uri(URI.create(ticket.get("upload_url").asString())).contentType(MediaType.TEXT_PLAIN).bodyValue(bytes)
-                .exchange(), 200);
+        body(StandaloneService.http(service).put().uri(URI.create(ticket.get("upload_url").asString())).contentType(MediaType.TEXT_PLAIN)
+                .bodyValue(bytes).exchange(), 200);
         return ticket.get("file_id").asString();
-    }
-
-    private static WebTestClient http(ConfigurableApplicationContext service) {
-        return WebTestClient.bindToServer().filter(OpenApiResponses.validating())
-                .baseUrl("http://localhost:" + service.getEnvironment().getProperty("local.server.port"))
-                .responseTimeout(Duration.ofSeconds(30)).build();
     }
 
     /** Every line of the owner's audit export. */
@@ -262,7 +254,7 @@ class OwnerContentErasureTest {
         UserAdmin users = new UserAdmin(service.getBean(JdbcTemplate.class), IdentityConfiguration.passwords(), Clock.systemUTC());
         OwnerId owner = users.createOwner("another");
         users.create("another@example.test", "another-password", owner);
-        WebTestClient http = http(service);
+        WebTestClient http = StandaloneService.http(service);
         JsonNode login = body(http.post().uri("/api/v1/auth/login").contentType(MediaType.APPLICATION_JSON)
                 .bodyValue(Map.of("email", "another@example.test", "password", "another-password")).exchange(), 200);
         return new PlatformClient(http, login.at("/data/access_token").asString());
