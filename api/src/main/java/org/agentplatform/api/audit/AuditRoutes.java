@@ -27,6 +27,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -47,15 +48,34 @@ final class AuditRoutes {
     private static final int MAX_LIMIT = 1000;
     private static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
     private static final HexFormat HEX = HexFormat.of();
+    private static final long VERIFY_RETRY_SECONDS = 5;
 
     private final AuditTrail trail;
     private final JsonMapper json;
     private final PersonalContent content;
+    private final ChainVerification verification;
 
-    AuditRoutes(AuditTrail trail, JsonMapper json, PersonalContent content) {
+    AuditRoutes(AuditTrail trail, JsonMapper json, PersonalContent content, ChainVerification verification) {
+        this.verification = verification;
         this.content = content;
         this.trail = trail;
         this.json = json;
+    }
+
+    /**
+     * Re-checks the whole audit chain as stored now, as {@code audit verify} does (every owner's events: the chain is one).
+     * {@code ok} false names the first event that no longer matches. One check at a time per node: another meanwhile is
+     * 429 {@code rate_limited}. Takes about a second per 100k events.
+     */
+    @PostMapping("/api/v1/audit/verifications")
+    Mono<ApiResponse<VerificationView>> verify(@AuthenticationPrincipal Caller caller) {
+        return verification.verify()
+                .switchIfEmpty(Mono.error(() -> ApiException.rateLimited(VERIFY_RETRY_SECONDS)))
+                .map(result -> ApiResponse.of(new VerificationView(result.ok(), result.checked(), result.mismatch(), result.verifiedAt())));
+    }
+
+    /** A verification's outcome: {@code checked} events matched; {@code mismatch} (null when ok) names the first that did not. */
+    record VerificationView(boolean ok, long checked, @Nullable String mismatch, @JsonProperty("verified_at") Instant verifiedAt) {
     }
 
     /**

@@ -4,6 +4,7 @@ import com.nimbusds.jwt.JWTParser;
 import com.nimbusds.jwt.SignedJWT;
 import java.text.ParseException;
 import java.time.Clock;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -24,6 +25,8 @@ import reactor.core.publisher.Mono;
 public final class CallerAuthenticationManager implements ReactiveAuthenticationManager {
 
     public static final String OWNER_CLAIM = "owner_id";
+    /** A console session of an API key: the key's SHA-256 (base64url), which the key store is asked for as the key would be. */
+    public static final String KEY_HASH_CLAIM = "key_sha256";
 
     private final CredentialStore credentials;
     private final CredentialCache cache;
@@ -51,7 +54,10 @@ public final class CallerAuthenticationManager implements ReactiveAuthentication
         if (!ApiKeySecret.isWellFormed(token)) {
             return invalid("The API key is malformed");
         }
-        byte[] hash = ApiKeySecret.sha256(token);
+        return byKeyHash(ApiKeySecret.sha256(token));
+    }
+
+    private Mono<Caller> byKeyHash(byte[] hash) {
         return cache.get(CredentialCache.keyHash(hash), credentials.findApiKey(hash))
                 .onErrorMap(failure -> unavailable("The API key store is unreachable", failure))
                 .switchIfEmpty(Mono.defer(() -> invalid("The API key is unknown")))
@@ -90,11 +96,27 @@ public final class CallerAuthenticationManager implements ReactiveAuthentication
                 .flatMap(jwt -> from.builtIn() ? builtInCaller(jwt) : externalCaller(from.issuer(), jwt));
     }
 
-    /** A login token: its subject must be an active user of the owner it names (cached like keys, so no query per request). */
+    /**
+     * A login token: its subject must be an active user of the owner it names (cached like keys, so no query per request).
+     * A key's console session: the key it names by hash must still be valid, and be the key and owner it names.
+     */
     private Mono<Caller> builtInCaller(Jwt jwt) {
         String owner = jwt.getClaimAsString(OWNER_CLAIM);
         if (owner == null || jwt.getSubject() == null) {
             return invalid("The token lacks its owner or subject");
+        }
+        String keyHash = jwt.getClaimAsString(KEY_HASH_CLAIM);
+        if (keyHash != null) {
+            byte[] hash;
+            try {
+                hash = Base64.getUrlDecoder().decode(keyHash);
+            } catch (IllegalArgumentException malformed) {
+                return invalid("The session's key hash is malformed");
+            }
+            String named = "key:" + jwt.getSubject();
+            return byKeyHash(hash).flatMap(caller -> caller.credentialId().equals(named) && caller.ownerId().toString().equals(owner)
+                    ? Mono.just(caller)
+                    : invalid("The session's key does not match the key it names"));
         }
         OwnerId claimed;
         UUID user;

@@ -72,9 +72,9 @@ public class OpenApiConfiguration {
             Map.entry("runtime", "Runtime methods (JSON-RPC 2.0), operations (snapshot, cancel, stream) and capability manifests"),
             Map.entry("faults", "Fault injection on the local provider"),
             Map.entry("audit", "The audit trail: resource histories, the NDJSON export, signed checkpoints"),
-            Map.entry("auth", "Login and the public signing keys (JWKS)"),
+            Map.entry("auth", "Login, the console's session cookie, and the public signing keys (JWKS)"),
             Map.entry("api-keys", "User API keys (oag_)"),
-            Map.entry("owners", "The caller's owner: erasing its personal content (crypto-shredding)"),
+            Map.entry("owners", "The caller's owner: who it is, and erasing its personal content (crypto-shredding)"),
             Map.entry("agent-keys", "Agent API keys (bak_), at most three active per agent"));
     /** The tags of each route class's area (its name without {@code Routes}). */
     private static final Map<String, List<String>> AREA_TAGS = Map.ofEntries(
@@ -97,7 +97,7 @@ public class OpenApiConfiguration {
             Map.entry("Audit", List.of("audit")),
             Map.entry("Auth", List.of("auth")),
             Map.entry("ApiKey", List.of("api-keys")),
-            Map.entry("OwnerContent", List.of("owners")),
+            Map.entry("Owner", List.of("owners")),
             Map.entry("AgentKey", List.of("agent-keys")));
     private static final List<Integer> ERROR_STATUSES = List.of(400, 401, 403, 404, 409, 413, 429, 500, 503, 504);
     /** The {@code default} response: the refusals any route may answer before it is reached (405, 406, 414, 431). */

@@ -5,8 +5,11 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.agentplatform.api.agent.AgentAccess;
 import org.agentplatform.api.agent.AgentAvailability;
@@ -34,11 +37,13 @@ import org.agentplatform.kernel.task.TaskCommand.CancelTask;
 import org.agentplatform.kernel.task.TaskCommand.ContinueTask;
 import org.agentplatform.kernel.task.TaskMessage;
 import org.agentplatform.kernel.task.TaskOrigin;
+import org.agentplatform.kernel.task.TaskStatus;
 import org.agentplatform.query.agent.AgentReads;
 import org.agentplatform.query.audit.PointInTime;
 import org.agentplatform.query.channel.ChannelReads;
 import org.agentplatform.query.task.TaskReads;
 import org.agentplatform.query.task.TaskRecord;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -66,6 +71,8 @@ final class TaskRoutes {
     private static final Duration READ_YOUR_WRITE = Duration.ofSeconds(5);
     private static final int DEFAULT_LIMIT = 50;
     private static final int MAX_LIMIT = 200;
+    private static final String CURSOR = "a previous page's next_cursor: the tasks changed before it (not with since)";
+    private static final String STATUS = "only tasks in these statuses, separated by commas (e.g. queued,running)";
 
     private final TaskStarter starter;
     private final Commands commands;
@@ -103,24 +110,28 @@ final class TaskRoutes {
     @GetMapping("/api/v1/agents/{agentId}/tasks")
     Mono<ApiResponse<TaskList>> list(@AuthenticationPrincipal Caller caller, @PathVariable String agentId,
             @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit,
-            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since) {
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since,
+            @Parameter(description = CURSOR, schema = @Schema(type = "integer", format = "int64", minimum = "0"))
+            @RequestParam(required = false) String cursor,
+            @Parameter(description = STATUS) @RequestParam(required = false) String status) {
         AgentId agent = AgentAccess.parse(agentId);
-        int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
-        Long after = since == null ? null : StreamResume.offset("since", since);
-        return AgentAccess.readable(agents, agent, caller.ownerId())
-                .flatMap(found -> page(tasks.list(caller.ownerId(), agent, after, clamped), after));
+        Listing listing = Listing.of(limit, since, cursor, status);
+        return AgentAccess.readable(agents, agent, caller.ownerId()).flatMap(found -> page(caller, agent, listing));
     }
 
-    /** The caller's tasks across agents: newest changes first, or with {@code since} every change after it, oldest first. */
+    /**
+     * The caller's tasks across agents: newest changes first ({@code cursor}, a page's {@code next_cursor}, pages back to the
+     * oldest), or with {@code since} every change after it, oldest first; {@code status} keeps those in the statuses named.
+     */
     @GetMapping("/api/v1/tasks")
     Mono<ApiResponse<TaskList>> inbox(@AuthenticationPrincipal Caller caller,
             @Parameter(schema = @Schema(type = "integer", format = "int64")) @RequestParam(required = false) String limit,
             @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since,
-            @RequestParam(required = false) String agentId) {
-        int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
-        Long after = since == null ? null : StreamResume.offset("since", since);
-        AgentId agent = agentId == null ? null : agentFilter(agentId);
-        return page(tasks.list(caller.ownerId(), agent, after, clamped), after);
+            @RequestParam(required = false) String agentId,
+            @Parameter(description = CURSOR, schema = @Schema(type = "integer", format = "int64", minimum = "0"))
+            @RequestParam(required = false) String cursor,
+            @Parameter(description = STATUS) @RequestParam(required = false) String status) {
+        return page(caller, agentId == null ? null : agentFilter(agentId), Listing.of(limit, since, cursor, status));
     }
 
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}")
@@ -201,11 +212,40 @@ final class TaskRoutes {
                         : EventStreams.of(stream.resumed(task, cursor)));
     }
 
-    private Mono<ApiResponse<TaskList>> page(Flux<TaskRecord> found, Long since) {
-        return found.map(task -> TaskView.of(task, content.opener(task.ownerId()))).collectList().map(list -> {
-            long next = list.stream().mapToLong(TaskView::offset).max().orElse(since == null ? 0 : since);
-            return ApiResponse.of(new TaskList(list, next));
-        });
+    private Mono<ApiResponse<TaskList>> page(Caller caller, @Nullable AgentId agent, Listing listing) {
+        return tasks.list(caller.ownerId(), agent, listing.since(), listing.before(), listing.statuses(), listing.limit() + 1)
+                .map(task -> TaskView.of(task, content.opener(task.ownerId())))
+                .collectList()
+                .map(found -> {
+                    boolean more = found.size() > listing.limit();
+                    List<TaskView> list = more ? found.subList(0, listing.limit()) : found;
+                    long next = list.stream().mapToLong(TaskView::offset).max().orElse(listing.since() == null ? 0 : listing.since());
+                    Long cursor = more && listing.since() == null ? list.getLast().offset() : null;
+                    return ApiResponse.of(new TaskList(list, next, cursor));
+                });
+    }
+
+    /** A task list's query: a page back ({@code cursor}) or a feed forward ({@code since}), not both; the statuses kept. */
+    private record Listing(int limit, @Nullable Long since, @Nullable Long before, Set<String> statuses) {
+
+        static Listing of(@Nullable String limit, @Nullable String since, @Nullable String cursor, @Nullable String status) {
+            if (since != null && cursor != null) {
+                throw ApiException.invalidParam("cursor", "'cursor' pages back from the newest; it cannot be sent with 'since'");
+            }
+            Set<String> statuses = new LinkedHashSet<>();
+            if (status != null) {
+                for (String name : status.split(",", -1)) {
+                    String wire = name.strip();
+                    if (Arrays.stream(TaskStatus.values()).noneMatch(known -> known.wireName().equals(wire))) {
+                        throw ApiException.invalidParam("status", "'status' must be task statuses separated by commas (queued, running, "
+                                + "input_required, auth_required, completed, failed, canceled, rejected, timeout)");
+                    }
+                    statuses.add(wire);
+                }
+            }
+            return new Listing(QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT), since == null ? null : StreamResume.offset("since", since),
+                    cursor == null ? null : StreamResume.offset("cursor", cursor), Set.copyOf(statuses));
+        }
     }
 
     private static AgentId agentFilter(String agentId) {
@@ -222,7 +262,11 @@ final class TaskRoutes {
     }
 
     /** A page of tasks; {@code next_since} is the largest offset listed (pass it as {@code since} to see later changes). */
-    record TaskList(List<TaskView> tasks, @JsonProperty("next_since") long nextSince) {
+    /**
+     * A page of tasks: {@code next_since} is the greatest change offset in it (poll with {@code since} for what changed
+     * after), {@code next_cursor} the cursor of the next page back (null at the oldest, and in a {@code since} feed).
+     */
+    record TaskList(List<TaskView> tasks, @JsonProperty("next_since") long nextSince, @JsonProperty("next_cursor") @Nullable Long nextCursor) {
     }
 
     /** A page of a task's log; {@code latest_offset} is the log's true maximum, {@code next_since} the cursor for the next page. */

@@ -21,11 +21,13 @@ import reactor.core.publisher.Mono;
  * A query parameter the route does not take is refused (400 {@code invalid_param} naming it, with the ones it takes),
  * never ignored: {@code GET /tasks?agent_id=...} used to answer every task as if the filter had been applied. A route's
  * parameters are its {@code @RequestParam}s and the components of its {@code @ParameterObject} records; only this API's
- * routes are checked (not the document's pages).
+ * routes are checked (not the document's pages, nor the console's, whose query its script reads).
  */
 public final class KnownQueryParams implements WebFilter, Ordered {
 
     private static final String ROUTES = "org.agentplatform.api.";
+    /** The console's pages: their query (filters, the agent shown) is read by the page's script, not by the route. */
+    private static final String CONSOLE = "org.agentplatform.api.console.";
 
     private final MatchedRoutes routes;
     private final ErrorResponseWriter writer;
@@ -47,7 +49,8 @@ public final class KnownQueryParams implements WebFilter, Ordered {
             return chain.filter(exchange);
         }
         return routes.match(exchange)
-                .filter(handler -> handler instanceof HandlerMethod method && method.getBeanType().getName().startsWith(ROUTES))
+                .filter(handler -> handler instanceof HandlerMethod method && method.getBeanType().getName().startsWith(ROUTES)
+                        && !method.getBeanType().getName().startsWith(CONSOLE))
                 .mapNotNull(handler -> refusal(exchange, known.computeIfAbsent((HandlerMethod) handler, KnownQueryParams::paramsOf)))
                 .flatMap(refusal -> writer.write(exchange, refusal).thenReturn(true))
                 .switchIfEmpty(Mono.defer(() -> chain.filter(exchange)).thenReturn(true))

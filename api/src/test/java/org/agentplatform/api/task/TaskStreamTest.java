@@ -217,7 +217,7 @@ class TaskStreamTest {
         }
 
         @Override
-        public Flux<TaskRecord> list(OwnerId ownerId, AgentId agentId, Long since, int limit) {
+        public Flux<TaskRecord> list(OwnerId ownerId, AgentId agentId, Long since, Long before, java.util.Set<String> statuses, int limit) {
             throw new UnsupportedOperationException();
         }
 

@@ -1,6 +1,7 @@
 package org.agentplatform.infra.audit;
 
 import java.time.Clock;
+import org.agentplatform.api.audit.ChainVerification;
 import org.agentplatform.infra.adapter.identity.PlatformSigner;
 import org.agentplatform.infra.platform.BackgroundPriority;
 import org.agentplatform.infra.platform.PeriodicJob;
@@ -49,6 +50,11 @@ public class AuditConfiguration {
     @Bean
     PeriodicJob auditCheckpointJob(AuditCheckpoints checkpoints, PlatformProperties properties, BackgroundPriority background) {
         return new PeriodicJob("audit-checkpoints", properties.audit().checkpointInterval(), checkpoints::checkpoint, background);
+    }
+
+    @Bean
+    ChainVerification chainVerification(JdbcTemplate jdbc, Clock clock) {
+        return new StoreVerification(jdbc, clock);
     }
 
     @Bean

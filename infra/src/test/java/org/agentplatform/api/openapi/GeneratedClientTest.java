@@ -107,7 +107,7 @@ class GeneratedClientTest extends ApiTest {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(stream.body()).contains("event:agent_reply_delta").contains("event:done");
             assertThat(tasks.taskMessages(agent, task, null, true, null).getData().getMessages()).isNotEmpty();
-            assertThat(tasks.taskInbox(20L, null, agent).getData().getTasks()).extracting(TaskView::getTaskId).contains(task);
+            assertThat(tasks.taskInbox(20L, null, agent, null, "completed").getData().getTasks()).extracting(TaskView::getTaskId).contains(task);
             WebhooksApi webhooks = new WebhooksApi(client);
             String webhook = webhooks.webhookList(agent, task, null, null).getData().getWebhooks().getFirst().getWebhookId();
             receiver.await("/walk", 3);

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -19,6 +20,7 @@ import org.agentplatform.query.RowQuery;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.channel.ChannelLog;
 import org.agentplatform.query.channel.ChannelReads;
+import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -88,15 +90,23 @@ public final class R2dbcTaskReads implements TaskReads {
     }
 
     @Override
-    public Flux<TaskRecord> list(OwnerId ownerId, AgentId agentId, Long since, int limit) {
-        String agentFilter = agentId == null ? "" : " AND agent_id = :agent";
+    public Flux<TaskRecord> list(OwnerId ownerId, @Nullable AgentId agentId, @Nullable Long since, @Nullable Long before,
+            Set<String> statuses, int limit) {
+        String filters = (agentId == null ? "" : " AND agent_id = :agent") + (statuses.isEmpty() ? "" : " AND status = ANY(:statuses)")
+                + (before == null ? "" : " AND change_offset < :before");
         String order = since == null ? " ORDER BY change_offset DESC" : " AND change_offset > :since ORDER BY change_offset";
         DatabaseClient.GenericExecuteSpec query = database.sql("SELECT " + COLUMNS + " FROM task_view WHERE owner_id = :owner"
-                        + agentFilter + order + " LIMIT :limit")
+                        + filters + order + " LIMIT :limit")
                 .bind("owner", ownerId.value())
                 .bind("limit", limit);
         if (agentId != null) {
             query = query.bind("agent", agentId.value());
+        }
+        if (!statuses.isEmpty()) {
+            query = query.bind("statuses", statuses.toArray(String[]::new));
+        }
+        if (before != null) {
+            query = query.bind("before", before);
         }
         if (since != null) {
             query = query.bind("since", since);

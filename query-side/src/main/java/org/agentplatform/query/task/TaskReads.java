@@ -2,12 +2,14 @@ package org.agentplatform.query.task;
 
 import java.time.Duration;
 import java.util.Collection;
+import java.util.Set;
 import java.util.function.Predicate;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.task.TaskId;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.channel.ChannelReads;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -32,10 +34,12 @@ public interface TaskReads {
     Mono<TaskRecord> awaitState(TaskId taskId, Predicate<TaskRecord> reached, Duration wait);
 
     /**
-     * The owner's tasks (of one agent, or all): without {@code since}, the most recently changed first;
-     * with it, those changed after that offset, oldest change first (a feed to poll).
+     * The owner's tasks (of one agent, or all; in one of {@code statuses}, or any): without {@code since}, the most
+     * recently changed first (with {@code before}, those changed before that offset: the next page back); with it, those
+     * changed after that offset, oldest change first (a feed to poll).
      */
-    Flux<TaskRecord> list(OwnerId ownerId, AgentId agentId, Long since, int limit);
+    Flux<TaskRecord> list(OwnerId ownerId, @Nullable AgentId agentId, @Nullable Long since, @Nullable Long before, Set<String> statuses,
+            int limit);
 
     /** Log rows after {@code since}, in offset order; chunks only when asked for. */
     Flux<ChannelEntry> log(TaskId taskId, long since, boolean withChunks, int limit);
