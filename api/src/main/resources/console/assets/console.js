@@ -17,6 +17,9 @@ class ApiError extends Error {
   }
 }
 
+/** The caller's request quota as the last answer's X-RateLimit headers told it. */
+let lastQuota = null;
+
 /** Calls the API with the session cookie; answers the envelope's data (or the body when it has none). */
 async function api(method, path, body) {
   const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
@@ -25,6 +28,9 @@ async function api(method, path, body) {
     init.body = JSON.stringify(body);
   }
   const response = await fetch(path, init);
+  if (response.headers.get("X-RateLimit-Remaining") !== null) {
+    lastQuota = { limit: response.headers.get("X-RateLimit-Limit"), remaining: response.headers.get("X-RateLimit-Remaining") };
+  }
   if (response.status === 401) {
     throw new SignInNeeded();
   }
@@ -213,10 +219,9 @@ async function inboxPage() {
   const older = h("button", { type: "button", id: "older", hidden: true }, "Older");
   const output = h("p", { role: "status" });
   let cursor = null;
-  let since = 0;
 
   const matches = (task) => (!agentFilter || task.agent_id === agentFilter) && (!statusFilter || task.status === statusFilter);
-  const row = (task) => h("tr", { "data-task": task.task_id },
+  const row = (task) => h("tr", { "data-task": task.task_id, "data-offset": task.offset },
     h("td", {}, badge(task.status)),
     h("td", {}, link(`/console/tasks/${enc(task.agent_id)}/${enc(task.task_id)}`, task.task_id)),
     h("td", {}, (agents.get(task.agent_id) || {}).name || task.agent_id),
@@ -224,6 +229,9 @@ async function inboxPage() {
     h("td", {}, when(task.updated_at)));
   const put = (task, atTop) => {
     const old = rows.get(task.task_id);
+    if (old && Number(old.dataset.offset) >= task.offset) {
+      return; // what the list shows is as new or newer (the stream and the first page may both carry a task)
+    }
     if (old) {
       old.remove();
       rows.delete(task.task_id);
@@ -248,22 +256,21 @@ async function inboxPage() {
   const loadOlder = async () => {
     const page = await api("GET", `/api/v1/tasks?${params(cursor ? { limit: 50, cursor } : { limit: 50 })}`);
     page.tasks.forEach((task) => put(task, false));
-    since = Math.max(since, page.next_since);
     cursor = page.next_cursor;
     older.hidden = cursor === null || cursor === undefined;
   };
   older.addEventListener("click", () => act(output, loadOlder));
 
-  // live: every change after the newest seen, whatever its status (a task leaving the filter leaves the list)
-  const poll = async () => {
-    const search = new URLSearchParams({ since, limit: 200 });
+  // live: the inbox's stream of every change from now on, whatever its status (a task leaving the filter leaves the list),
+  // opened before the first page is read so that nothing falls between the two (a task in both is put once)
+  let live = null;
+  const follow = () => {
+    const search = new URLSearchParams();
     if (agentFilter) search.set("agentId", agentFilter);
-    const feed = await api("GET", `/api/v1/tasks?${search}`);
-    feed.tasks.forEach((task) => put(task, true));
-    since = Math.max(since, feed.next_since);
+    live = new EventSource(`/api/v1/tasks/events?${search}`);
+    live.addEventListener("task", (event) => put(JSON.parse(event.data), true));
   };
-  const timer = setInterval(() => poll().catch(() => {}), 2000);
-  onLeave(() => clearInterval(timer));
+  onLeave(() => live && live.close());
 
   const agentSelect = h("select", { id: "filter-agent", name: "agent" }, h("option", { value: "" }, "All agents"),
     [...agents.values()].map((agent) => h("option", { value: agent.id, selected: agent.id === agentFilter }, agent.name)));
@@ -280,6 +287,7 @@ async function inboxPage() {
   show(h("h1", {}, "Inbox"), newTaskForm(agents), filters,
     h("table", { class: "list" }, h("thead", {}, h("tr", {}, ["Status", "Task", "Agent", "Text", "Changed"].map((name) => h("th", {}, name)))), body),
     older, output);
+  follow();
   await loadOlder();
 }
 
@@ -725,19 +733,40 @@ async function instancePage(instanceId) {
   await Promise.all([shoot().catch((failure) => { screenStamp.textContent = failure.message; }), loadFaults().catch(() => {})]);
 }
 
-// ---- operators: the audit chain (checkpoints, verify), the caller's quota ----
+// ---- operators: the node's processors (lag, segments, parked events and their retry), the audit chain, quotas ----
 
 async function operatorsPage() {
   const output = h("p", { id: "verify-result", role: "status" });
   const checkpoints = h("div", { id: "checkpoints" });
-  const quota = h("p", { id: "quota" });
+  const processors = h("tbody", { id: "processors" });
+  const processorOutput = h("p", { role: "status" });
+  const quota = h("div", { id: "quota" });
+  const loadProcessors = async () => {
+    const list = (await api("GET", "/api/v1/processors")).processors;
+    processors.replaceChildren(...list.map((processor) => h("tr", { "data-processor": processor.name },
+      h("td", {}, processor.name), h("td", {}, processor.position ?? "—"), h("td", {}, processor.lag ?? "—"),
+      h("td", {}, `${processor.segments_here} of ${processor.segments}`),
+      h("td", {}, processor.parked_events ? `${processor.parked_events} in ${processor.parked_sequences} sequence(s) since ${when(processor.oldest_parked_at)}` : "none"),
+      h("td", {}, h("button", { type: "button", class: "retry", disabled: !processor.parked_events, onclick: () => act(processorOutput, async () => {
+        const retry = await api("POST", `/api/v1/processors/${enc(processor.name)}/dead-letters/retry`);
+        processorOutput.textContent = `retry ${retry.retry_id} asked of ${retry.processor}`;
+        await loadProcessors();
+      }) }, "Retry parked")))));
+  };
   const loadCheckpoints = async () => {
-    const heads = await api("GET", "/api/v1/audit/tree-heads?limit=1").catch(() => null);
-    const list = await api("GET", "/api/v1/audit/checkpoints");
-    const last = (list.checkpoints || []).slice(-1)[0];
-    checkpoints.replaceChildren(
-      h("p", {}, last ? `Last checkpoint: ${JSON.stringify(last)}` : "No checkpoint signed yet."),
-      heads ? h("p", {}, `Latest signed tree head: ${JSON.stringify((heads.tree_heads || heads.heads || [heads])[0])}`) : "");
+    const list = await api("GET", "/api/v1/audit/checkpoints?limit=1");
+    const last = (list.checkpoints || [])[0];
+    checkpoints.replaceChildren(last
+      ? h("p", { id: "last-checkpoint" }, `Last checkpoint: ${last.position} event(s), signed ${when(last.signed_at)}`)
+      : h("p", { id: "last-checkpoint" }, "No checkpoint signed yet."));
+  };
+  const loadQuota = async () => {
+    const me = await api("GET", "/api/v1/owners/me");
+    const budget = (name, left) => h("li", {}, `${name}: ${left.remaining} of ${left.limit} a minute left (full again in ${left.reset_seconds} s)`);
+    quota.replaceChildren(
+      h("p", {}, `Your credential may make ${me.rate_limit_per_minute} requests a minute`,
+        lastQuota ? `; ${lastQuota.remaining} left now.` : "."),
+      h("ul", { id: "control-budget" }, budget("Control reads (screenshots)", me.control_budget.info), budget("Control actions", me.control_budget.actions)));
   };
   const verify = h("button", { type: "button", id: "verify" }, "Verify the audit chain");
   verify.addEventListener("click", () => act(output, async () => {
@@ -747,10 +776,15 @@ async function operatorsPage() {
     output.textContent = result.ok ? `ok: ${result.checked} event(s) match the chain and every checkpoint its signature`
       : `MISMATCH after ${result.checked} matching event(s): ${result.mismatch}`;
   }));
-  const me = await api("GET", "/api/v1/owners/me");
-  quota.textContent = `Your credential may make ${me.rate_limit_per_minute} requests a minute.`;
-  show(h("h1", {}, "Operators"), h("h2", {}, "Audit chain"), checkpoints, verify, output, h("h2", {}, "Quota"), quota);
-  await loadCheckpoints();
+  show(h("h1", {}, "Operators"),
+    h("h2", {}, "Event processors on this node"),
+    h("table", { class: "list" }, h("thead", {}, h("tr", {}, ["Processor", "Position", "Lag", "Segments here", "Parked", ""].map((name) => h("th", {}, name)))), processors),
+    processorOutput,
+    h("h2", {}, "Audit chain"), checkpoints, verify, output,
+    h("h2", {}, "Quotas"), quota);
+  await Promise.all([loadProcessors(), loadCheckpoints(), loadQuota()]);
+  const timer = setInterval(() => loadProcessors().catch(() => {}), 3000);
+  onLeave(() => clearInterval(timer));
 }
 
 function notFoundPage() {

@@ -35,6 +35,9 @@ public interface ControlBudget {
     /** Takes one from the owner's bucket if it has one, deciding in one atomic step. */
     Mono<Decision> take(OwnerId owner, Bucket bucket);
 
+    /** What is left in the owner's bucket now, taking nothing ({@code admitted} is true when one could be taken). */
+    Mono<Decision> left(OwnerId owner, Bucket bucket);
+
     /**
      * @param remaining         what is left right after this decision
      * @param retryAfterSeconds when refused: how long until one is available again (whole seconds, rounded up)

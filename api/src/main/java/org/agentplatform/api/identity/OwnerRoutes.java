@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.time.Instant;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.command.Commands;
+import org.agentplatform.api.control.ControlBudget;
 import org.agentplatform.api.web.ApiResponse;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -24,9 +25,11 @@ import reactor.core.publisher.Mono;
 final class OwnerRoutes {
 
     private final ContentErasure erasure;
+    private final ControlBudget budget;
 
-    OwnerRoutes(ContentErasure erasure) {
+    OwnerRoutes(ContentErasure erasure, ControlBudget budget) {
         this.erasure = erasure;
+        this.budget = budget;
     }
 
     @GetMapping("/api/v1/owners/me")
@@ -36,7 +39,9 @@ final class OwnerRoutes {
             case USER_JWT -> "user";
             case EXTERNAL_JWT -> "external";
         };
-        return Mono.just(ApiResponse.of(new OwnerView(caller.ownerId().toString(), credential, caller.rateLimitPerMinute())));
+        return Mono.zip(budget.left(caller.ownerId(), ControlBudget.Bucket.INFO), budget.left(caller.ownerId(), ControlBudget.Bucket.ACTIONS))
+                .map(left -> ApiResponse.of(new OwnerView(caller.ownerId().toString(), credential, caller.rateLimitPerMinute(),
+                        new ControlBudgets(BudgetView.of(left.getT1()), BudgetView.of(left.getT2())))));
     }
 
     @DeleteMapping("/api/v1/owners/me/content")
@@ -51,7 +56,19 @@ final class OwnerRoutes {
      * issuer's token) and its requests a minute.
      */
     record OwnerView(@JsonProperty("owner_id") String ownerId, String credential,
-            @JsonProperty("rate_limit_per_minute") int rateLimitPerMinute) {
+            @JsonProperty("rate_limit_per_minute") int rateLimitPerMinute, @JsonProperty("control_budget") ControlBudgets controlBudget) {
+    }
+
+    /** The owner's control budgets left now (shared by all its credentials): screenshots and reads, and actions. */
+    record ControlBudgets(BudgetView info, BudgetView actions) {
+    }
+
+    /** A budget: its size a minute, what is left, and in how many seconds it is full again. */
+    record BudgetView(int limit, int remaining, @JsonProperty("reset_seconds") long resetSeconds) {
+
+        static BudgetView of(ControlBudget.Decision left) {
+            return new BudgetView(left.limit(), left.remaining(), left.resetSeconds());
+        }
     }
 
     /** The erasure on the wire: {@code keys_destroyed} is 0 when nothing was sealed since the owner's last erasure. */

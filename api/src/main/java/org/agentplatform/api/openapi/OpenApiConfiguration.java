@@ -71,7 +71,8 @@ public class OpenApiConfiguration {
             Map.entry("terminals", "Terminal sessions: single-use tickets and the WebSocket"),
             Map.entry("runtime", "Runtime methods (JSON-RPC 2.0), operations (snapshot, cancel, stream) and capability manifests"),
             Map.entry("faults", "Fault injection on the local provider"),
-            Map.entry("audit", "The audit trail: resource histories, the NDJSON export, signed checkpoints"),
+            Map.entry("audit", "The audit trail: resource histories, the NDJSON export, signed checkpoints, verification"),
+            Map.entry("processors", "The node's event processors: position, lag, segments, parked events and their retry"),
             Map.entry("auth", "Login, the console's session cookie, and the public signing keys (JWKS)"),
             Map.entry("api-keys", "User API keys (oag_)"),
             Map.entry("owners", "The caller's owner: who it is, and erasing its personal content (crypto-shredding)"),
@@ -95,6 +96,7 @@ public class OpenApiConfiguration {
             Map.entry("Capability", List.of("runtime")),
             Map.entry("Fault", List.of("faults")),
             Map.entry("Audit", List.of("audit")),
+            Map.entry("Processor", List.of("processors")),
             Map.entry("Auth", List.of("auth")),
             Map.entry("ApiKey", List.of("api-keys")),
             Map.entry("Owner", List.of("owners")),
@@ -247,12 +249,14 @@ public class OpenApiConfiguration {
         ApiResponses responses = operation.getResponses() == null ? new ApiResponses() : operation.getResponses();
         MediaType frames = new MediaType().schema(schema("string", null));
         frames.addExtension(StreamEvents.EXTENSION, StreamEvents.of(path));
-        responses.put("200", new ApiResponse().description("""
-                A `text/event-stream`: each event is `event:`, its `data:` lines (JSON), then `id:`; comment lines are \
-                heartbeats; the stream ends after `done` once the resource is finished. `x-sse-events` gives the schema of \
-                each event's data by its `event:` name.""")
+        boolean ends = !path.equals(StreamEvents.INBOX);
+        responses.put("200", new ApiResponse().description("A `text/event-stream`: each event is `event:`, its `data:` lines (JSON), then"
+                        + " `id:`; comment lines are heartbeats; " + (ends ? "the stream ends after `done` once the resource is finished"
+                        : "the stream does not end") + ". `x-sse-events` gives the schema of each event's data by its `event:` name.")
                 .content(new Content().addMediaType("text/event-stream", frames)));
-        responses.put("204", new ApiResponse().description("Resumed at or past the finished stream's last event: nothing more will come"));
+        if (ends) {
+            responses.put("204", new ApiResponse().description("Resumed at or past the finished stream's last event: nothing more will come"));
+        }
         operation.setResponses(responses);
     }
 

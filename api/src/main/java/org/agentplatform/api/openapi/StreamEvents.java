@@ -77,9 +77,16 @@ final class StreamEvents {
                 List.copyOf(operation.keySet())));
     }
 
-    /** The events of the stream at {@code path} (a task's, a conversation's or an operation's), by {@code event:} name. */
+    /** The inbox's stream: a task's view per change, never ending. */
+    static final String INBOX = "/api/v1/tasks/events";
+
+    /** The events of the stream at {@code path} (the inbox's, a task's, a conversation's or an operation's), by {@code event:} name. */
     static Map<String, Schema<Object>> of(String path) {
         Map<String, Schema<Object>> events = new LinkedHashMap<>();
+        if (path.equals(INBOX)) {
+            events.put("task", OpenApiConfiguration.ref("TaskView"));
+            return events;
+        }
         if (path.contains("/operations/")) {
             events.put("operation.*", OpenApiConfiguration.ref("OperationStreamEvent"));
             return events;

@@ -82,9 +82,11 @@ final class TaskRoutes {
     private final TaskStream stream;
     private final PointInTime pointInTime;
     private final PersonalContent content;
+    private final InboxStream inbox;
 
     TaskRoutes(TaskStarter starter, Commands commands, TaskReads tasks, AgentReads agents, AgentAvailability availability,
-            TaskStream stream, PointInTime pointInTime, PersonalContent content) {
+            TaskStream stream, PointInTime pointInTime, PersonalContent content, InboxStream inbox) {
+        this.inbox = inbox;
         this.pointInTime = pointInTime;
         this.content = content;
         this.starter = starter;
@@ -132,6 +134,19 @@ final class TaskRoutes {
             @RequestParam(required = false) String cursor,
             @Parameter(description = STATUS) @RequestParam(required = false) String status) {
         return page(caller, agentId == null ? null : agentFilter(agentId), Listing.of(limit, since, cursor, status));
+    }
+
+    /**
+     * The inbox live: a {@code task} frame (the task's view, {@code id} its change offset) for every change of the caller's
+     * tasks (of one agent with {@code agentId}) after {@code Last-Event-ID} or {@code since}, or, with neither, from now on.
+     */
+    @GetMapping("/api/v1/tasks/events")
+    ResponseEntity<Flux<DataBuffer>> inboxEvents(@AuthenticationPrincipal Caller caller,
+            @RequestHeader(name = StreamResume.HEADER, required = false) String lastEventId,
+            @Parameter(schema = @Schema(type = "integer", format = "int64", minimum = "0")) @RequestParam(required = false) String since,
+            @RequestParam(required = false) String agentId) {
+        long cursor = StreamResume.afterOffset(lastEventId, since);
+        return EventStreams.of(inbox.after(caller.ownerId(), agentId == null ? null : agentFilter(agentId), cursor));
     }
 
     @GetMapping("/api/v1/agents/{agentId}/tasks/{taskId}")

@@ -1,8 +1,10 @@
 package org.agentplatform.infra.eventstore;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.agentplatform.api.processor.NodeProcessors;
 import org.agentplatform.infra.platform.BackgroundPriority;
 import org.agentplatform.infra.platform.PlatformProperties;
 import org.agentplatform.query.feed.ChangeFeed;
@@ -280,6 +282,11 @@ public class AxonConfiguration {
     @Bean
     StoreHead storeHead(JdbcTemplate jdbc) {
         return new StoreHead(jdbc);
+    }
+
+    @Bean
+    NodeProcessors nodeProcessors(EventProcessingConfiguration processing, StoreHead storeHead, JdbcTemplate jdbc, Clock clock) {
+        return new ProcessorOverview(processing, storeHead, jdbc, clock);
     }
 
     @Bean

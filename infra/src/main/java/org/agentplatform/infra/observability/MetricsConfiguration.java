@@ -35,7 +35,7 @@ public class MetricsConfiguration {
     @Bean
     MeterBinder openStreamGauges(OpenStreams open) {
         return registry -> {
-            for (String kind : new String[] {OpenStreams.TASK, OpenStreams.OPERATION, OpenStreams.CONVERSATION}) {
+            for (String kind : OpenStreams.KINDS) {
                 Gauge.builder("agent.platform.sse.streams", open, streams -> streams.open(kind))
                         .description("Server-sent event streams open on this node").tag("stream", kind).register(registry);
             }

@@ -98,6 +98,9 @@ class ConsoleBrowserTest extends ApiTest {
     void aTaskStreamsIsCanceledAndAnsweredWhileItsWebhookIsRedeliveredAndItsPastShown() throws IOException {
         agent = owner.createAgent(owner.runningInstance("linux"), "console-agent");
         signInWithTheKey();
+        // the inbox is live: a task created elsewhere appears, then turns completed, without a reload
+        String elsewhere = owner.task(agent, "made by the API");
+        wait.until(page -> status("inbox-rows tr[data-task='" + elsewhere + "']").equals("completed"));
         shot("inbox");
 
         // created from the console: deltas fold into the reply while it streams, then completed, without a reload
@@ -218,6 +221,8 @@ class ConsoleBrowserTest extends ApiTest {
         assertThat(browser.findElements(By.cssSelector("#view img"))).as("the message is text, not markup").isEmpty();
 
         open("/console/operators");
+        wait.until(page -> !browser.findElements(By.cssSelector("#processors tr")).isEmpty());
+        assertThat(text("control-budget")).contains("of 60 a minute left").contains("of 300 a minute left");
         browser.findElement(By.id("verify")).click();
         wait.until(page -> text("verify-result").startsWith("ok: "));
         shot("operators");

@@ -23,7 +23,8 @@ import tools.jackson.databind.JsonNode;
  * The console's session through real HTTP: a key or a password exchanged for an HttpOnly, SameSite=Strict cookie that
  * holds a short-lived token (never the key); the cookie counts only on requests the browser marks same-origin (so a page
  * of another site or port cannot use it), yields to an Authorization header, ends with its key's revocation, and is
- * cleared by signing out. Refusals are the error envelope.
+ * cleared by signing out. Refusals are the error envelope. And what else the console reads: the caller's budgets, the
+ * node's processors (and a retry of their parked events), the audit chain verified on request.
  */
 class ConsoleSessionHttpTest extends ApiTest {
 
@@ -89,6 +90,30 @@ class ConsoleSessionHttpTest extends ApiTest {
         assertError(post(Map.of()), 400, "invalid_body", "api_key");
         assertError(post(Map.of("api_key", firstKey(), "email", "x@example.test")), 400, "invalid_body", "api_key");
         assertError(post(Map.of("email", "x@example.test")), 400, "missing_param", "password");
+    }
+
+    @Test
+    void theCallerSeesItsBudgetsAndTheNodesProcessorsAndAsksForARetry() {
+        JsonNode me = json(http.get().uri("/api/v1/owners/me").header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey()).exchange()
+                .expectStatus().isOk().expectBody().returnResult()).get("data");
+        assertThat(me.at("/control_budget/actions/limit").asInt()).isEqualTo(60);
+        assertThat(me.at("/control_budget/info/limit").asInt()).isEqualTo(300);
+        assertThat(me.at("/control_budget/actions/remaining").asInt()).isBetween(0, 60);
+
+        JsonNode processors = json(http.get().uri("/api/v1/processors").header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey()).exchange()
+                .expectStatus().isOk().expectBody().returnResult()).at("/data/processors");
+        assertThat(processors).isNotEmpty();
+        JsonNode first = processors.get(0);
+        assertThat(first.get("segments").asInt()).isPositive();
+        assertThat(first.get("parked_events").asLong()).isNotNegative();
+        JsonNode retry = json(http.post().uri("/api/v1/processors/{name}/dead-letters/retry", first.get("name").asString())
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey()).exchange().expectStatus().isAccepted().expectBody().returnResult())
+                .get("data");
+        assertThat(retry.get("processor").asString()).isEqualTo(first.get("name").asString());
+        assertThat(jdbc().queryForObject("SELECT processing_group FROM dead_letter_retry WHERE id = ?", String.class,
+                retry.get("retry_id").asLong())).isEqualTo(first.get("name").asString());
+        assertError(http.post().uri("/api/v1/processors/{name}/dead-letters/retry", "no-such-processor")
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey()).exchange(), 404, "not_found", "");
     }
 
     @Test

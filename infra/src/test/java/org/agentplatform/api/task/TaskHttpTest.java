@@ -219,6 +219,12 @@ class TaskHttpTest extends ApiTest {
         long since = inbox.get("next_since").asLong();
         String three = owner.task(agent, "three");
         owner.awaitTask(agent, three, "completed");
+        // the inbox's stream from the same cursor: the task's changes, each a task frame whose id is its change offset
+        List<ServerSentEvent<String>> live = owner.inboxEvents("?since=" + since, null, 1);
+        assertThat(live.getFirst().event()).isEqualTo("task");
+        assertThat(data(live.getFirst()).get("task_id").asString()).isEqualTo(three);
+        assertThat(data(live.getFirst()).get("status").asString()).isEqualTo("completed");
+        assertThat(live.getFirst().id()).isEqualTo(data(live.getFirst()).get("offset").asString());
         JsonNode changed = body(owner.get("/api/v1/tasks?since=" + since).exchange(), 200).get("data");
         assertThat(ids(changed.get("tasks"))).containsExactly(three);
         assertThat(changed.get("next_since").asLong()).isGreaterThan(since);

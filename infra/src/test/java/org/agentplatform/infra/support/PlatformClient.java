@@ -150,6 +150,11 @@ public final class PlatformClient {
         return sse(get("/api/v1/agents/{a}/tasks/{t}/events", agentId, taskId), lastEventId, count);
     }
 
+    /** The inbox's SSE frames after {@code lastEventId} ({@code since}: a query of the inbox's), the first {@code count}. */
+    public List<ServerSentEvent<String>> inboxEvents(String query, String lastEventId, int count) {
+        return sse(get("/api/v1/tasks/events" + query), lastEventId, count);
+    }
+
     /** Opens a conversation with the agent (201) and answers its id. */
     public String conversation(String agentId) {
         return body(post("/api/v1/agents/{a}/conversations", agentId).contentType(MediaType.APPLICATION_JSON).bodyValue(Map.of())

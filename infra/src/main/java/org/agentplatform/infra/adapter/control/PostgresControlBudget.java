@@ -52,6 +52,25 @@ public final class PostgresControlBudget implements ControlBudget {
                 .timeout(timeout);
     }
 
+    @Override
+    public Mono<Decision> left(OwnerId owner, Bucket bucket) {
+        long now = ChronoUnit.MICROS.between(Instant.EPOCH, clock.instant());
+        long interval = WINDOW / bucket.perMinute();
+        return database.sql("SELECT tat FROM control_budget WHERE owner_id = :owner AND bucket = :bucket")
+                .bind("owner", owner.value())
+                .bind("bucket", bucket.wireName())
+                .map(row -> row.get("tat", Long.class))
+                .one()
+                .defaultIfEmpty(now)
+                .map(tat -> {
+                    boolean available = Math.max(tat, now) + interval <= now + WINDOW;
+                    Decision after = decision(bucket, now, interval, tat, true);
+                    return new Decision(available, after.limit(), after.remaining(), available ? 0 : seconds(tat + interval - WINDOW - now),
+                            after.resetSeconds());
+                })
+                .timeout(timeout);
+    }
+
     /** The decision, the remaining budget and the times to wait, from the arrival time the statement left. */
     static Decision decision(Bucket bucket, long now, long interval, long tat, boolean admitted) {
         int remaining = (int) Math.max(0, Math.min(bucket.perMinute(), Math.floorDiv(now + WINDOW - tat, interval)));
