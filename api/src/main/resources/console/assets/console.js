@@ -7,6 +7,10 @@ const FINAL = new Set(["completed", "failed", "canceled", "rejected", "timeout"]
 const STREAM_EVENTS = ["user_message", "task_status", "agent_reply_delta", "agent_thought_chunk", "agent_message_chunk", "agent_message",
   "turn_status", "conversation_status", "backfill_truncated", "done"];
 
+const OPERATION_EVENTS = ["queued", "running", "runtime_committed", "projection_pending", "projection_blocked", "cancel_requested",
+  "succeeded", "failed", "cancelled", "expired", "outcome_unknown"];
+const OPERATION_ENDS = new Set(["succeeded", "failed", "cancelled", "expired", "outcome_unknown"]);
+
 class SignInNeeded extends Error {}
 
 class ApiError extends Error {
@@ -694,11 +698,10 @@ async function instancePage(instanceId) {
       }
       operationLog.replaceChildren(h("li", {}, `operation ${operationId}`));
       const events = new EventSource(`${base}/operations/${enc(operationId)}/events`);
-      events.onmessage = (message) => operationLog.append(h("li", {}, message.data));
-      for (const name of ["operation.progress", "operation.succeeded", "operation.failed", "operation.canceled", "operation.created", "operation.running"]) {
-        events.addEventListener(name, (message) => {
-          operationLog.append(h("li", {}, h("strong", {}, name), " ", message.data));
-          if (!name.endsWith("progress") && !name.endsWith("created") && !name.endsWith("running")) events.close();
+      for (const type of OPERATION_EVENTS) {
+        events.addEventListener(`operation.${type}`, (message) => {
+          operationLog.append(h("li", { "data-event": type }, h("strong", {}, `operation.${type}`), " ", message.data));
+          if (OPERATION_ENDS.has(type)) events.close();
         });
       }
       onLeave(() => events.close());

@@ -177,10 +177,12 @@ class ConsoleBrowserTest extends ApiTest {
         wait.until(page -> agentTurns().contains("echo: second words"));
         assertThat(agentTurns()).containsExactly("echo: first words", "echo: second words");
         shot("conversation");
+        browser.findElement(By.id("close-conversation")).click();
+        wait.until(page -> status("conversation-status").equals("closed"));
 
         // a reload shows the same conversation (the page comes from its path)
         browser.navigate().refresh();
-        wait.until(page -> agentTurns().size() == 2);
+        wait.until(page -> agentTurns().size() == 2 && status("conversation-status").equals("closed"));
         browser.navigate().back();
         wait.until(ExpectedConditions.presenceOfElementLocated(By.id("new-conversation")));
         shot("conversations");
@@ -188,7 +190,9 @@ class ConsoleBrowserTest extends ApiTest {
 
     @Test
     void anInstanceScreenIsClickedAndItsTerminalAnswers() throws IOException {
-        String instance = owner.runningInstance("linux");
+        // a mac instance's screen is the local provider's virtual one, which draws what it is asked to do (a linux instance
+        // gets a real, empty X display where Xvfb is installed, whose pixels a click does not change)
+        String instance = owner.runningInstance("mac");
         signInWithTheKey();
         open("/console/instances");
         wait.until(page -> !browser.findElements(By.cssSelector("#instances tr[data-instance='" + instance + "']")).isEmpty());
@@ -200,6 +204,13 @@ class ConsoleBrowserTest extends ApiTest {
         WebElement screen = browser.findElement(By.id("screen"));
         new Actions(browser).moveToElement(screen, 40, 30).click().perform();
         wait.until(page -> !before.equals(browser.findElement(By.id("screen")).getAttribute("src")));
+
+        // a runtime method called from the page, its operation's events streamed to its end
+        WebElement params = browser.findElement(By.id("rpc-params"));
+        params.clear();
+        params.sendKeys("{\"name\": \"made-in-the-console\"}");
+        browser.findElement(By.cssSelector("#rpc button")).click();
+        wait.until(page -> !browser.findElements(By.cssSelector("#operation-events li[data-event=succeeded]")).isEmpty());
 
         browser.findElement(By.id("open-terminal")).click();
         wait.until(page -> "true".equals(browser.findElement(By.id("terminal")).getAttribute("data-open")));
