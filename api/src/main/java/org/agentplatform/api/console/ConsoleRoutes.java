@@ -4,6 +4,9 @@ import io.swagger.v3.oas.annotations.Hidden;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -11,11 +14,13 @@ import java.util.regex.Pattern;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.springframework.http.CacheControl;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.server.ServerWebExchange;
 
 /**
  * The web console at {@code /console}: one page ({@code console/index.html}) for every console path, so that a deep
@@ -37,48 +42,60 @@ final class ConsoleRoutes {
             "css", MediaType.parseMediaType("text/css;charset=UTF-8"), "svg", MediaType.parseMediaType("image/svg+xml"),
             "html", MediaType.parseMediaType("text/html;charset=UTF-8"));
 
-    /** Read once from the jar: the files do not change while the service runs. */
-    private final Map<String, Optional<byte[]>> files = new ConcurrentHashMap<>();
+    /** Read once from the jar, with their entity tags: the files do not change while the service runs. */
+    private final Map<String, Optional<File>> files = new ConcurrentHashMap<>();
 
     @GetMapping({"/console", "/console/", "/console/{*path}"})
-    ResponseEntity<byte[]> page() {
-        return answer("console/index.html", "html");
+    ResponseEntity<byte[]> page(ServerWebExchange exchange) {
+        return answer(exchange, "index.html", "console/index.html");
     }
 
     @GetMapping("/console/assets/{name}")
-    ResponseEntity<byte[]> asset(@PathVariable String name) {
+    ResponseEntity<byte[]> asset(@PathVariable String name, ServerWebExchange exchange) {
         if (!ASSET.matcher(name).matches()) {
             throw notFound(name);
         }
-        return answer("console/assets/" + name, name.substring(name.lastIndexOf('.') + 1));
+        return answer(exchange, name, "console/assets/" + name);
     }
 
     @GetMapping("/console/vendor/xterm/{name}")
-    ResponseEntity<byte[]> vendor(@PathVariable String name) {
+    ResponseEntity<byte[]> vendor(@PathVariable String name, ServerWebExchange exchange) {
         String resource = VENDOR.get(name);
         if (resource == null) {
             throw notFound(name);
         }
-        return answer(resource, name.substring(name.lastIndexOf('.') + 1));
+        return answer(exchange, name, resource);
     }
 
-    private ResponseEntity<byte[]> answer(String resource, String extension) {
-        byte[] body = files.computeIfAbsent(resource, ConsoleRoutes::read).orElseThrow(() -> notFound(resource));
-        return ResponseEntity.ok()
-                .contentType(TYPES.get(extension))
+    /** The file, or 304 when the browser holds this version (each load revalidates: no-cache, so a new jar shows at once). */
+    private ResponseEntity<byte[]> answer(ServerWebExchange exchange, String name, String resource) {
+        File file = files.computeIfAbsent(resource, ConsoleRoutes::read).orElseThrow(() -> notFound(name));
+        boolean held = exchange.checkNotModified(file.etag());
+        ResponseEntity.BodyBuilder answer = (held ? ResponseEntity.status(HttpStatus.NOT_MODIFIED) : ResponseEntity.ok())
+                .eTag(file.etag())
                 .cacheControl(CacheControl.noCache())
                 .header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
                 .header("Referrer-Policy", "no-referrer")
-                .header("X-Content-Type-Options", "nosniff")
-                .body(body);
+                .header("X-Content-Type-Options", "nosniff");
+        return held ? answer.build() : answer.contentType(TYPES.get(name.substring(name.lastIndexOf('.') + 1))).body(file.bytes());
     }
 
-    private static Optional<byte[]> read(String resource) {
+    private static Optional<File> read(String resource) {
         try (InputStream in = ConsoleRoutes.class.getClassLoader().getResourceAsStream(resource)) {
-            return in == null ? Optional.empty() : Optional.of(in.readAllBytes());
+            if (in == null) {
+                return Optional.empty();
+            }
+            byte[] bytes = in.readAllBytes();
+            String etag = "\"" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 16) + "\"";
+            return Optional.of(new File(bytes, etag));
         } catch (IOException unreadable) {
             throw new UncheckedIOException(unreadable);
+        } catch (NoSuchAlgorithmException impossible) {
+            throw new IllegalStateException(impossible);
         }
+    }
+
+    private record File(byte[] bytes, String etag) {
     }
 
     private static ApiException notFound(String name) {

@@ -31,6 +31,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -41,6 +42,7 @@ import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
@@ -79,6 +81,8 @@ class ConsoleBrowserTest extends ApiTest {
                 .usingAnyFreePort().build();
         browser = new ChromeDriver(driver, options);
         wait = new WebDriverWait(browser, WAIT, Duration.ofMillis(100));
+        // the pages redraw what changed: an element read while it is replaced is read again
+        wait.ignoring(StaleElementReferenceException.class);
         Files.createDirectories(SHOTS);
     }
 
@@ -105,6 +109,7 @@ class ConsoleBrowserTest extends ApiTest {
 
         // created from the console: deltas fold into the reply while it streams, then completed, without a reload
         browser.executeScript("window.notReloaded = true");
+        new Select(browser.findElement(By.id("new-task-agent"))).selectByValue(agent);
         browser.findElement(By.id("new-task-message")).sendKeys("one two three four five six\n/echo take_ms=3000");
         browser.findElement(By.cssSelector("#new-task button[type=submit]")).click();
         wait.until(ExpectedConditions.urlMatches("/console/tasks/[^/]+/[^/]+$"));
@@ -303,14 +308,20 @@ class ConsoleBrowserTest extends ApiTest {
                 "return [...document.querySelectorAll('#terminal .xterm-accessibility-tree > div')].map(row => row.textContent)");
     }
 
+    /** The element's text now (read again when the page replaced it meanwhile). */
     private String text(String id) {
-        List<WebElement> found = browser.findElements(By.id(id));
-        return found.isEmpty() ? "" : found.getFirst().getText();
+        return wait.until(page -> {
+            List<WebElement> found = browser.findElements(By.id(id));
+            return found.isEmpty() ? "" : found.getFirst().getText();
+        });
     }
 
-    private String status(String id) {
-        List<WebElement> found = browser.findElements(By.cssSelector("#" + id + " [data-status]"));
-        return found.isEmpty() ? "" : found.getFirst().getAttribute("data-status");
+    /** The status badge's status inside the element the selector (without its {@code #}) names, now. */
+    private String status(String selector) {
+        return wait.until(page -> {
+            List<WebElement> found = browser.findElements(By.cssSelector("#" + selector + " [data-status]"));
+            return found.isEmpty() ? "" : found.getFirst().getAttribute("data-status");
+        });
     }
 
     private void shot(String name) throws IOException {

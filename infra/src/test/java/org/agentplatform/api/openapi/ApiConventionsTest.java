@@ -41,6 +41,7 @@ class ApiConventionsTest {
      */
     private static final Map<String, String> UNPAGED = Map.of(
             "/api/v1/providers", "the catalog: the providers this node is configured with",
+            "/api/v1/processors", "the node's event processors, a fixed set",
             "/api/v1/agents/{agentId}/keys", "at most three active agent keys",
             "/api/v1/instances/{instanceId}/faults", "the instance's fault rules, replaced as a whole by PUT",
             "/api/v1/agents/{agentId}/tasks/{taskId}/webhooks/{webhookId}/deliveries", "the contract's: limit only, newest first",
