@@ -457,8 +457,13 @@ async function taskPage(agentId, taskId) {
       await refreshWebhooks();
     });
   } }, h("label", { for: "webhook-url" }, "Webhook URL"), hookUrl, h("button", { type: "submit" }, "Add webhook"), hookOutput);
-  const webhookTimer = setInterval(() => refreshWebhooks().catch(() => {}), 3000);
-  onLeave(() => clearInterval(webhookTimer));
+  // the history (the audit trail is chained a moment after the change) and the deliveries (retried on their schedule)
+  // are read again every few seconds
+  const refreshTimer = setInterval(() => {
+    history().catch(() => {});
+    refreshWebhooks().catch(() => {});
+  }, 3000);
+  onLeave(() => clearInterval(refreshTimer));
 
   show(
     h("p", {}, link("/console", "← Inbox")),
