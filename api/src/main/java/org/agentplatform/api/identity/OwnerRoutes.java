@@ -14,12 +14,12 @@ import org.springframework.web.server.ServerWebExchange;
 import reactor.core.publisher.Mono;
 
 /**
- * The caller's owner. {@code GET /api/v1/owners/me}: who the credential acts for (the console shows it, and learns from a
- * 401 here that it must sign in). {@code DELETE /api/v1/owners/me/content}: the caller's owner erases its personal content (GDPR Art. 17) by destroying its
- * data keys ({@link ContentErasure}). Its messages, replies, streamed chunks and file names read {@code "[erased]"} from the
- * answer on (on other nodes within 10 s), its uploaded files are deleted (their downloads 404); ids, statuses and instants
- * stay. The owner, its keys and its agents stay usable: content sent afterwards is sealed with a new key. Audited as the
- * caller's.
+ * The caller's owner. {@code GET /api/v1/owners/me}: who the credential acts for, its request quota and its control budgets
+ * left (the console shows them, and learns from a 401 here that it must sign in). {@code DELETE /api/v1/owners/me/content}:
+ * the caller's owner erases its personal content (GDPR Art. 17) by destroying its data keys ({@link ContentErasure}). Its
+ * messages, replies, streamed chunks and file names read {@code "[erased]"} from the answer on (on other nodes within 10 s),
+ * its uploaded files are deleted (their downloads 404); ids, statuses and instants stay. The owner, its keys and its agents
+ * stay usable: content sent afterwards is sealed with a new key. Audited as the caller's.
  */
 @RestController
 final class OwnerRoutes {
@@ -39,7 +39,8 @@ final class OwnerRoutes {
             case USER_JWT -> "user";
             case EXTERNAL_JWT -> "external";
         };
-        return Mono.zip(budget.left(caller.ownerId(), ControlBudget.Bucket.INFO), budget.left(caller.ownerId(), ControlBudget.Bucket.ACTIONS))
+        return Mono.zip(budget.left(caller.ownerId(), ControlBudget.Bucket.INFO),
+                        budget.left(caller.ownerId(), ControlBudget.Bucket.ACTIONS))
                 .map(left -> ApiResponse.of(new OwnerView(caller.ownerId().toString(), credential, caller.rateLimitPerMinute(),
                         new ControlBudgets(BudgetView.of(left.getT1()), BudgetView.of(left.getT2())))));
     }

@@ -54,7 +54,8 @@ final class InboxStream {
                     .onBackpressureLatest()
                     .concatMap(wake -> drain(owner, agent, last).concatWith(Mono.delay(COALESCE).then(Mono.empty())), 1);
         });
-        Flux<ServerSentEvent<String>> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
+        Flux<ServerSentEvent<String>> keepAlive = Flux.interval(heartbeat)
+                .map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
         return open.track(OpenStreams.INBOX, Flux.merge(changes, keepAlive));
     }
 

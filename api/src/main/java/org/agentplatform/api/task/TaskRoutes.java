@@ -258,8 +258,9 @@ final class TaskRoutes {
                     statuses.add(wire);
                 }
             }
-            return new Listing(QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT), since == null ? null : StreamResume.offset("since", since),
-                    cursor == null ? null : StreamResume.offset("cursor", cursor), Set.copyOf(statuses));
+            return new Listing(QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT),
+                    since == null ? null : StreamResume.offset("since", since), cursor == null ? null : StreamResume.offset("cursor", cursor),
+                    Set.copyOf(statuses));
         }
     }
 

@@ -47,8 +47,8 @@ final class ProcessorOverview implements NodeProcessors {
                     segments.put(row.getString("processor_name"), row.getInt("segments"));
                 });
         Map<String, Object[]> parked = new HashMap<>();
-        jdbc.query("SELECT processing_group, count(*) AS events, count(DISTINCT sequence_identifier) AS sequences, min(enqueued_at) AS oldest"
-                + " FROM dead_letter_entry GROUP BY processing_group", row -> {
+        jdbc.query("SELECT processing_group, count(*) AS events, count(DISTINCT sequence_identifier) AS sequences,"
+                + " min(enqueued_at) AS oldest FROM dead_letter_entry GROUP BY processing_group", row -> {
                     parked.put(row.getString("processing_group"),
                             new Object[] {row.getLong("events"), row.getLong("sequences"), row.getTimestamp("oldest")});
                 });

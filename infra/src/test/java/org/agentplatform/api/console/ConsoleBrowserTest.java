@@ -272,8 +272,8 @@ class ConsoleBrowserTest extends ApiTest {
     private int users(String... args) {
         List<String> all = new ArrayList<>(List.of(args));
         all.addAll(cliSettings());
-        return UsersCommandAccess.run(all.toArray(String[]::new), new ByteArrayInputStream((PASSWORD + "\n").getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err);
+        return UsersCommandAccess.run(all.toArray(String[]::new),
+                new ByteArrayInputStream((PASSWORD + "\n").getBytes(StandardCharsets.UTF_8)), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err);
     }
 
     private void signInWithTheKey() {

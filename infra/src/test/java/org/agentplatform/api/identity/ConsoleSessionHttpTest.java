@@ -45,13 +45,15 @@ class ConsoleSessionHttpTest extends ApiTest {
         assertThat(cookie.getMaxAge().toSeconds()).isBetween(1L, 3600L);
         assertThat(cookie.getValue()).as("the cookie holds a token, not the key").doesNotContain(key.substring(4));
 
-        JsonNode me = json(withCookie(cookie.getValue(), "same-origin").exchange().expectStatus().isOk().expectBody().returnResult()).get("data");
+        JsonNode me = json(withCookie(cookie.getValue(), "same-origin").exchange().expectStatus().isOk().expectBody().returnResult())
+                .get("data");
         assertThat(me.get("owner_id").asString()).isEqualTo(session.get("owner_id").asString());
         assertThat(me.get("credential").asString()).isEqualTo("api_key");
         // another site, another port of this host (same-site), or no browser's word: the cookie does not count
         assertError(withCookie(cookie.getValue(), "cross-site").exchange(), 401, "unauthorized", "");
         assertError(withCookie(cookie.getValue(), "same-site").exchange(), 401, "unauthorized", "");
-        assertError(http.get().uri("/api/v1/owners/me").cookie("agent_platform_session", cookie.getValue()).exchange(), 401, "unauthorized", "");
+        assertError(http.get().uri("/api/v1/owners/me").cookie("agent_platform_session", cookie.getValue()).exchange(), 401,
+                "unauthorized", "");
         // an Authorization header wins over the cookie
         assertThat(json(withCookie(cookie.getValue(), "same-origin").header(HttpHeaders.AUTHORIZATION, "Bearer " + strangerToken())
                 .exchange().expectStatus().isOk().expectBody().returnResult()).at("/data/credential").asString()).isEqualTo("external");
@@ -59,7 +61,8 @@ class ConsoleSessionHttpTest extends ApiTest {
         // the key revoked: its session ends with it
         String id = json(http.get().uri("/api/v1/api-keys").header(HttpHeaders.AUTHORIZATION, "Bearer " + key).exchange()
                 .expectBody().returnResult()).at("/data/api_keys/0/id").asString();
-        http.delete().uri("/api/v1/api-keys/{id}", id).header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey()).exchange().expectStatus().isOk();
+        http.delete().uri("/api/v1/api-keys/{id}", id).header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey()).exchange()
+                .expectStatus().isOk();
         assertError(withCookie(cookie.getValue(), "same-origin").exchange(), 401, "invalid_token", "");
     }
 
@@ -107,7 +110,8 @@ class ConsoleSessionHttpTest extends ApiTest {
         assertThat(first.get("segments").asInt()).isPositive();
         assertThat(first.get("parked_events").asLong()).isNotNegative();
         JsonNode retry = json(http.post().uri("/api/v1/processors/{name}/dead-letters/retry", first.get("name").asString())
-                .header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey()).exchange().expectStatus().isAccepted().expectBody().returnResult())
+                .header(HttpHeaders.AUTHORIZATION, "Bearer " + firstKey()).exchange().expectStatus().isAccepted().expectBody()
+                .returnResult())
                 .get("data");
         assertThat(retry.get("processor").asString()).isEqualTo(first.get("name").asString());
         assertThat(jdbc().queryForObject("SELECT processing_group FROM dead_letter_retry WHERE id = ?", String.class,
