@@ -26,7 +26,7 @@ let lastQuota = null;
 
 /** Calls the API with the session cookie; answers the envelope's data (or the body when it has none). */
 async function api(method, path, body) {
-  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" } };
+  const init = { method, credentials: "same-origin", headers: { Accept: "application/json" }, signal: pageSignal };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -93,6 +93,10 @@ const routes = [
 
 /** What the current page started (streams, timers, sockets): stopped when the page is left. */
 let cleanups = [];
+/** Each render's number, and the signal that aborts the requests of a page once another is rendered. */
+let generation = 0;
+let pageRequests = new AbortController();
+let pageSignal = pageRequests.signal;
 const view = () => document.getElementById("view");
 
 function onLeave(stop) {
@@ -105,6 +109,10 @@ function navigate(href) {
 }
 
 async function render() {
+  const mine = ++generation;
+  pageRequests.abort();
+  pageRequests = new AbortController();
+  pageSignal = pageRequests.signal;
   cleanups.forEach((stop) => stop());
   cleanups = [];
   const path = location.pathname;
@@ -118,6 +126,9 @@ async function render() {
   try {
     await page(...args.slice(1).map(decodeURIComponent));
   } catch (failure) {
+    if (mine !== generation) {
+      return; // a page left while it loaded: its requests were aborted, and another page is showing
+    }
     if (failure instanceof SignInNeeded) {
       signInPage();
     } else {
@@ -476,7 +487,10 @@ async function taskPage(agentId, taskId) {
     h("h2", {}, "As of"), h("div", { class: "as-of" }, slider, asOfInstant, asOfStatus), asOfText,
     h("h2", {}, "Webhooks"), hookForm, webhooks);
   follow();
-  await Promise.all([history(), refreshWebhooks()]);
+  // a task created a moment ago may not be in the audit trail yet (its history answers 404 until it is chained): the
+  // timer above reads it again
+  await Promise.all([history().catch(() => timeline.replaceChildren(h("li", {}, "Not recorded yet."))),
+    refreshWebhooks().catch((failure) => webhooks.replaceChildren(h("p", { class: "error" }, failure.message)))]);
 }
 
 // ---- conversations: per agent, a chat with live turns ----
