@@ -4,11 +4,13 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.agentplatform.api.auth.Caller;
 import org.agentplatform.api.error.ApiException;
@@ -16,6 +18,7 @@ import org.agentplatform.api.web.ApiResponse;
 import org.agentplatform.api.web.PageParams;
 import org.agentplatform.api.web.QueryParams;
 import org.agentplatform.api.web.StreamResume;
+import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.query.audit.AuditResource;
 import org.agentplatform.query.audit.AuditTrail;
@@ -27,8 +30,8 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Flux;
@@ -49,6 +52,9 @@ final class AuditRoutes {
     private static final MediaType NDJSON = MediaType.parseMediaType("application/x-ndjson");
     private static final HexFormat HEX = HexFormat.of();
     private static final long VERIFY_RETRY_SECONDS = 5;
+    /** How long a history read waits for the chain to take up a resource created a moment ago, and how often it looks. */
+    private static final Duration CHAIN_WAIT = Duration.ofSeconds(5);
+    private static final Duration CHAIN_POLL = Duration.ofMillis(100);
 
     private final AuditTrail trail;
     private final JsonMapper json;
@@ -96,11 +102,28 @@ final class AuditRoutes {
         }
         long after = since == null ? 0 : StreamResume.offset("since", since);
         int clamped = QueryParams.limit(limit, DEFAULT_LIMIT, MAX_LIMIT);
-        Mono<Boolean> visible = resourceId == null ? Mono.just(true) : trail.owns(caller.ownerId(), type, resourceId);
+        Mono<Boolean> visible = resourceId == null ? Mono.just(true) : owned(caller.ownerId(), type, resourceId);
         return visible.flatMap(owned -> owned
                 ? trail.history(caller.ownerId(), type, resourceId, after, clamped).collectList()
                 : Mono.error(ApiException.notFound("No " + type + " " + resourceId)))
                 .map(entries -> ApiResponse.of(page(entries, after, content.opener(caller.ownerId()))));
+    }
+
+    /**
+     * Whether the resource's history is the caller's. A resource whose events are stored but not chained yet (one created
+     * a moment ago) is waited for, up to {@link #CHAIN_WAIT}, rather than answered 404: then 504 {@code service_timeout},
+     * to be read again after {@code Retry-After}.
+     */
+    private Mono<Boolean> owned(OwnerId owner, String type, String resourceId) {
+        Mono<Optional<Boolean>> once = trail.owns(owner, type, resourceId).flatMap(owned -> owned ? Mono.just(Optional.of(true))
+                : trail.awaitsChaining(resourceId).map(pending -> pending ? Optional.<Boolean>empty() : Optional.of(false)));
+        long polls = CHAIN_WAIT.toMillis() / CHAIN_POLL.toMillis();
+        return Flux.range(0, (int) polls)
+                .concatMap(attempt -> attempt == 0 ? once : Mono.delay(CHAIN_POLL).then(once))
+                .filter(Optional::isPresent)
+                .next()
+                .map(Optional::get)
+                .switchIfEmpty(Mono.error(() -> ApiException.notVisibleYet("The " + type + "'s history", Map.of())));
     }
 
     /** Every event of the caller that occurred in [{@code since}, {@code until}) (RFC 3339; either may be absent), one JSON per line. */

@@ -13,10 +13,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.agentplatform.infra.audit.AuditChain;
 import org.agentplatform.infra.audit.AuditCheckpoints;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.infra.support.WebhookReceiver;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.EventProcessor;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -32,6 +35,9 @@ class AuditHttpTest extends ApiTest {
 
     @Autowired
     private AuditCheckpoints checkpoints;
+
+    @Autowired
+    private EventProcessingConfiguration processing;
 
     private PlatformClient owner;
     private String agent;
@@ -224,6 +230,27 @@ class AuditHttpTest extends ApiTest {
      * The resource's history as the trail has it so far: until the audit chain has recorded the resource's first event,
      * the trail does not know the resource (404), which a wait reads as nothing yet.
      */
+    @Test
+    void aTaskNotChainedYetHasAHistoryToComeNotA404() {
+        EventProcessor chain = processing.eventProcessor(AuditChain.GROUP).orElseThrow();
+        chain.shutDown();
+        try {
+            String task = owner.task(agent, "not chained yet");
+            // stored but not chained (the chain's processor is stopped): waited for, then 504 to read again, never 404
+            JsonNode refusal = assertError(owner.get("/api/v1/audit/events?resource_type=task&resource_id={i}", task).exchange(), 504,
+                    "service_timeout", "");
+            assertThat(refusal.get("message").asString()).contains("history");
+            chain.start();
+            assertThat(types(history("task", task, null))).first().isEqualTo("TaskCreated");
+        } finally {
+            if (!chain.isRunning()) {
+                chain.start();
+            }
+        }
+        // an id no store holds is still 404 at once
+        assertError(owner.get("/api/v1/audit/events?resource_type=task&resource_id={i}", UUID.randomUUID()).exchange(), 404, "not_found", "");
+    }
+
     private JsonNode trail(String type, String id, String since) {
         var response = owner.get("/api/v1/audit/events?resource_type={t}&resource_id={i}" + (since == null ? "" : "&since=" + since), type, id)
                 .exchange().expectBody().returnResult();

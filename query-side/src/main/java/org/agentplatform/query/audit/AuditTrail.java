@@ -151,6 +151,18 @@ public final class AuditTrail {
                 .one();
     }
 
+    /**
+     * Whether the event store holds an event of this aggregate that the chain has not taken up yet (the chain's one
+     * processor runs a moment behind the store): its history is about to exist.
+     */
+    public Mono<Boolean> awaitsChaining(String resourceId) {
+        return database.sql("SELECT EXISTS (SELECT 1 FROM domain_event_entry e WHERE e.aggregate_identifier = :id"
+                        + " AND NOT EXISTS (SELECT 1 FROM audit_event a WHERE a.global_index = e.global_index)) AS pending")
+                .bind("id", resourceId)
+                .map(row -> Boolean.TRUE.equals(row.get("pending", Boolean.class)))
+                .one();
+    }
+
     /** All the owner's events that occurred in [{@code since}, {@code until}), in chain order, read a page at a time. */
     public Flux<Entry> export(OwnerId owner, Instant since, Instant until) {
         return page(owner, since, until, 0).expand(page -> page.size() < EXPORT_PAGE ? Mono.empty()
