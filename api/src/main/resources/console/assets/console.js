@@ -562,10 +562,17 @@ async function conversationPage(agentId, conversationId) {
   for (const name of STREAM_EVENTS) {
     source.addEventListener(name, (event) => {
       const data = JSON.parse(event.data);
-      if (name === "turn_status" || name === "conversation_status" || name === "task_status") {
-        if (data.turn_status) turnStatus.replaceChildren(badge(data.turn_status));
-        if (data.status && name !== "task_status") status.replaceChildren(badge(data.status));
-        if (data.status && name === "turn_status") turnStatus.replaceChildren(badge(data.status));
+      if (name === "conversation_status") {
+        status.replaceChildren(badge(data.status));
+      } else if (name === "turn_status") {
+        turnStatus.replaceChildren(badge(data.status));
+        const pending = streaming.get(data.turn);
+        if (pending && data.status !== "running") {
+          // the turn ended without a whole reply (canceled, failed): what streamed stays, marked as cut short
+          pending.classList.remove("streaming");
+          pending.querySelector(".meta").textContent += ` · ${data.status}`;
+          streaming.delete(data.turn);
+        }
       } else if (name === "done") {
         source.close();
       } else {
@@ -647,7 +654,7 @@ async function instancePage(instanceId) {
   }) }, "Destroy");
 
   // the screen: a screenshot refreshed every few seconds; a click on it is a click at that point of the screen
-  const screen = h("img", { id: "screen", alt: "The instance's screen (click to click there)", tabindex: 0 });
+  const screen = h("img", { id: "screen", alt: "The instance's screen (click to click there)" });
   const screenStamp = h("span", { id: "screen-stamp", class: "meta" });
   let shots = 0;
   const shoot = async () => {
@@ -659,13 +666,22 @@ async function instancePage(instanceId) {
     screen.dataset.shot = shots;
     screenStamp.textContent = `taken ${new Date().toLocaleTimeString()}`;
   };
-  screen.addEventListener("click", (event) => act(output, async () => {
-    const box = screen.getBoundingClientRect();
-    const x = Math.round((event.clientX - box.left) * Number(screen.dataset.width) / box.width);
-    const y = Math.round((event.clientY - box.top) * Number(screen.dataset.height) / box.height);
+  const clickAt = (x, y) => act(output, async () => {
     await api("POST", `${base}/${surface}/${surface === "mobile" ? "tap" : "click"}`, { x, y });
     await shoot();
-  }));
+  });
+  screen.addEventListener("click", (event) => {
+    const box = screen.getBoundingClientRect();
+    clickAt(Math.round((event.clientX - box.left) * Number(screen.dataset.width) / box.width),
+      Math.round((event.clientY - box.top) * Number(screen.dataset.height) / box.height));
+  });
+  // the same from the keyboard: a point of the screen, in its pixels
+  const pointX = h("input", { id: "screen-x", type: "number", min: 0, value: 0, "aria-label": "x" });
+  const pointY = h("input", { id: "screen-y", type: "number", min: 0, value: 0, "aria-label": "y" });
+  const pointForm = h("form", { class: "inline", onsubmit: (event) => {
+    event.preventDefault();
+    clickAt(Number(pointX.value), Number(pointY.value));
+  } }, h("span", {}, "Click at"), pointX, pointY, h("button", { type: "submit" }, surface === "mobile" ? "Tap" : "Click"));
   const typed = h("input", { id: "screen-type", placeholder: "Text to type on the instance" });
   const typeForm = h("form", { class: "inline", onsubmit: (event) => {
     event.preventDefault();
@@ -748,7 +764,7 @@ async function instancePage(instanceId) {
     h("h1", {}, instance.name || instanceId, " ", status),
     h("p", { class: "meta" }, `${instance.provider} · ${instance.region} · ${instance.kind}`),
     h("div", { class: "actions" }, lifecycle, destroy), output,
-    h("h2", {}, "Screen"), h("div", { class: "screen" }, screen), screenStamp, typeForm,
+    h("h2", {}, "Screen"), h("div", { class: "screen" }, screen), screenStamp, pointForm, typeForm,
     h("h2", {}, "Terminal"), openTerminal, terminalBox,
     h("h2", {}, "Runtime operations"), call, operationLog,
     h("h2", {}, "Fault rules"), setFaults, faults);

@@ -181,6 +181,12 @@ class ConsoleBrowserTest extends ApiTest {
         say("second words");
         wait.until(page -> agentTurns().contains("echo: second words"));
         assertThat(agentTurns()).containsExactly("echo: first words", "echo: second words");
+        // a third turn that would never end, canceled from the page
+        say("third words\n/echo then=hang");
+        wait.until(page -> status("turn-status").equals("running"));
+        browser.findElement(By.id("cancel-turn")).click();
+        wait.until(page -> status("turn-status").equals("canceled"));
+        assertThat(status("conversation-status")).isEqualTo("open");
         shot("conversation");
         browser.findElement(By.id("close-conversation")).click();
         wait.until(page -> status("conversation-status").equals("closed"));
@@ -276,8 +282,9 @@ class ConsoleBrowserTest extends ApiTest {
                 new ByteArrayInputStream((PASSWORD + "\n").getBytes(StandardCharsets.UTF_8)), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), System.err);
     }
 
-    private void signInWithTheKey() {
+    private void signInWithTheKey() throws IOException {
         open("/console");
+        shot("sign-in");
         browser.findElement(By.id("api-key")).sendKeys(firstKey());
         browser.findElement(By.cssSelector("#key-form button")).click();
         wait.until(page -> text("who").contains("(api_key)"));
