@@ -107,19 +107,28 @@ class ConsoleBrowserTest extends ApiTest {
         wait.until(page -> status("inbox-rows tr[data-task='" + elsewhere + "']").equals("completed"));
         shot("inbox");
 
-        // created from the console: deltas fold into the reply while it streams, then completed, without a reload
-        browser.executeScript("window.notReloaded = true");
+        // created from the console: deltas fold into the reply while it streams, then completed, without a reload. Every
+        // text the reply shows is recorded as the page changes it, so the streaming is seen however late the page attaches
+        browser.executeScript("""
+                window.notReloaded = true;
+                window.replies = [];
+                new MutationObserver(() => {
+                  const reply = document.getElementById("reply");
+                  if (reply && window.replies[window.replies.length - 1] !== reply.textContent) {
+                    window.replies.push(reply.textContent);
+                  }
+                }).observe(document.body, { subtree: true, childList: true, characterData: true });""");
         new Select(browser.findElement(By.id("new-task-agent"))).selectByValue(agent);
-        browser.findElement(By.id("new-task-message")).sendKeys("one two three four five six\n/echo take_ms=3000");
+        browser.findElement(By.id("new-task-message")).sendKeys("one two three four five six\n/echo take_ms=1500");
         browser.findElement(By.cssSelector("#new-task button[type=submit]")).click();
         wait.until(ExpectedConditions.urlMatches("/console/tasks/[^/]+/[^/]+$"));
-        String partial = wait.until(page -> {
-            String reply = text("reply");
-            return reply.startsWith("echo:") && !reply.equals("echo: one two three four five six") ? reply : null;
-        });
-        assertThat(partial).as("a reply still streaming").isNotEmpty();
-        wait.until(page -> status("task-status").equals("completed"));
-        assertThat(text("reply")).isEqualTo("echo: one two three four five six");
+        wait.until(page -> status("task-status").equals("completed") && text("reply").equals("echo: one two three four five six"));
+        @SuppressWarnings("unchecked")
+        List<String> replies = (List<String>) browser.executeScript("return window.replies");
+        String whole = "echo: one two three four five six";
+        assertThat(replies).as("the reply as the deltas folded into it").endsWith(whole)
+                .filteredOn(shown -> !shown.isEmpty() && !shown.equals(whole)).hasSizeGreaterThanOrEqualTo(3)
+                .allSatisfy(partial -> assertThat(whole).startsWith(partial));
         assertThat(browser.executeScript("return window.notReloaded")).as("the page was not reloaded").isEqualTo(true);
         shot("task");
 
