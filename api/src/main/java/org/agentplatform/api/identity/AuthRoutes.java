@@ -118,14 +118,16 @@ final class AuthRoutes {
     }
 
     private Mono<SessionView> keySession(String key, ServerWebExchange exchange) {
+        if (!key.startsWith(ApiKeySecret.PREFIX)) {
+            // a token (a login's, or a session's) is not a key: its session would name no key
+            return Mono.error(new ApiException(ErrorCode.LOGIN_REJECTED, "The api_key must be an oag_ key"));
+        }
         return throttle("login-from:" + clientAddress(exchange), ATTEMPTS_PER_ADDRESS_PER_MINUTE)
                 .then(callers.authenticate(new BearerTokenAuthenticationToken(key)))
                 .onErrorMap(AuthenticationFailure.class, refused -> refused.code() == ErrorCode.AUTH_UNAVAILABLE
                         ? refused
                         : new ApiException(ErrorCode.LOGIN_REJECTED, "The API key is wrong, revoked or expired"))
                 .map(authenticated -> (Caller) authenticated.getPrincipal())
-                .filter(caller -> caller.kind() == Caller.CredentialKind.API_KEY)
-                .switchIfEmpty(Mono.error(() -> new ApiException(ErrorCode.LOGIN_REJECTED, "The api_key must be an oag_ key")))
                 .map(caller -> new SessionView(caller.ownerId().toString(), "api_key", issuer.issueForKey(caller.ownerId(),
                         new ApiKeyId(UUID.fromString(caller.credentialId().substring("key:".length()))), ApiKeySecret.sha256(key))));
     }

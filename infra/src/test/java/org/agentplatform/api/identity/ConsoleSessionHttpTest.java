@@ -58,6 +58,9 @@ class ConsoleSessionHttpTest extends ApiTest {
         assertThat(json(withCookie(cookie.getValue(), "same-origin").header(HttpHeaders.AUTHORIZATION, "Bearer " + strangerToken())
                 .exchange().expectStatus().isOk().expectBody().returnResult()).at("/data/credential").asString()).isEqualTo("external");
 
+        // a session's token is not a key (nor as long as one may be): it signs in nothing
+        assertError(post(Map.of("api_key", cookie.getValue())), 400, "invalid_param", "api_key");
+
         // the key revoked: its session ends with it
         String id = json(http.get().uri("/api/v1/api-keys").header(HttpHeaders.AUTHORIZATION, "Bearer " + key).exchange()
                 .expectBody().returnResult()).at("/data/api_keys/0/id").asString();
