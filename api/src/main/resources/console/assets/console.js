@@ -158,6 +158,14 @@ async function act(output, action) {
   }
 }
 
+/** A form's submit handler: the page stays where it is, and the action runs as {@link act} runs it. */
+function submitted(output, action) {
+  return (event) => {
+    event.preventDefault();
+    act(output, action);
+  };
+}
+
 document.addEventListener("click", (event) => {
   const anchor = event.target.closest("a[href^='/console']");
   if (anchor && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.button === 0) {
@@ -198,12 +206,9 @@ function signInPage() {
   };
   show(
     h("h1", {}, "Sign in"),
-    h("form", { id: "key-form", onsubmit: (event) => { event.preventDefault(); act(output, () => signedIn({ api_key: key.value })); } },
+    h("form", { id: "key-form", onsubmit: submitted(output, () => signedIn({ api_key: key.value })) },
       h("label", { for: "api-key" }, "API key"), key, h("button", { type: "submit" }, "Sign in with the key")),
-    h("form", { id: "password-form", onsubmit: (event) => {
-      event.preventDefault();
-      act(output, () => signedIn({ email: email.value, password: password.value }));
-    } },
+    h("form", { id: "password-form", onsubmit: submitted(output, () => signedIn({ email: email.value, password: password.value })) },
       h("label", { for: "email" }, "Email"), email, h("label", { for: "password" }, "Password"), password,
       h("button", { type: "submit" }, "Sign in")),
     output,
@@ -311,13 +316,10 @@ function newTaskForm(agents) {
   const agent = h("select", { id: "new-task-agent", required: true },
     [...agents.values()].map((candidate) => h("option", { value: candidate.id }, candidate.name)));
   const message = h("textarea", { id: "new-task-message", rows: 2, required: true, placeholder: "What should the agent do?" });
-  return h("form", { id: "new-task", class: "compose", onsubmit: (event) => {
-    event.preventDefault();
-    act(output, async () => {
-      const created = await api("POST", `/api/v1/agents/${enc(agent.value)}/tasks`, { message: message.value });
-      navigate(`/console/tasks/${enc(agent.value)}/${enc(created.task_id)}`);
-    });
-  } },
+  return h("form", { id: "new-task", class: "compose", onsubmit: submitted(output, async () => {
+    const created = await api("POST", `/api/v1/agents/${enc(agent.value)}/tasks`, { message: message.value });
+    navigate(`/console/tasks/${enc(agent.value)}/${enc(created.task_id)}`);
+  }) },
     h("label", { for: "new-task-agent" }, "Agent"), agent, h("label", { for: "new-task-message" }, "Message"), message,
     h("button", { type: "submit", disabled: agents.size === 0 }, "Create task"), output);
 }
@@ -334,14 +336,11 @@ async function taskPage(agentId, taskId) {
   const output = h("p", { id: "task-output", role: "status" });
   const cancel = h("button", { type: "button", id: "cancel" }, "Cancel task");
   const answer = h("textarea", { id: "continue-message", rows: 2 });
-  const continueForm = h("form", { id: "continue", class: "compose", hidden: true, onsubmit: (event) => {
-    event.preventDefault();
-    act(output, async () => {
-      await api("POST", `${base}/continue`, { message: answer.value });
-      answer.value = "";
-      follow();
-    });
-  } }, h("label", { for: "continue-message" }, "Answer"), answer, h("button", { type: "submit" }, "Continue"));
+  const continueForm = h("form", { id: "continue", class: "compose", hidden: true, onsubmit: submitted(output, async () => {
+    await api("POST", `${base}/continue`, { message: answer.value });
+    answer.value = "";
+    follow();
+  }) }, h("label", { for: "continue-message" }, "Answer"), answer, h("button", { type: "submit" }, "Continue"));
   cancel.addEventListener("click", () => act(output, () => api("POST", `${base}/cancel`)));
 
   const setStatus = (next) => {
@@ -460,14 +459,11 @@ async function taskPage(agentId, taskId) {
   };
   const hookUrl = h("input", { id: "webhook-url", type: "url", required: true, placeholder: "https://…" });
   const hookOutput = h("span", { role: "status" });
-  const hookForm = h("form", { id: "new-webhook", class: "inline", onsubmit: (event) => {
-    event.preventDefault();
-    act(hookOutput, async () => {
-      await api("POST", `${base}/webhooks`, { url: hookUrl.value });
-      hookUrl.value = "";
-      await refreshWebhooks();
-    });
-  } }, h("label", { for: "webhook-url" }, "Webhook URL"), hookUrl, h("button", { type: "submit" }, "Add webhook"), hookOutput);
+  const hookForm = h("form", { id: "new-webhook", class: "inline", onsubmit: submitted(hookOutput, async () => {
+    await api("POST", `${base}/webhooks`, { url: hookUrl.value });
+    hookUrl.value = "";
+    await refreshWebhooks();
+  }) }, h("label", { for: "webhook-url" }, "Webhook URL"), hookUrl, h("button", { type: "submit" }, "Add webhook"), hookOutput);
   // the history (the audit trail is chained a moment after the change) and the deliveries (retried on their schedule)
   // are read again every few seconds
   const refreshTimer = setInterval(() => {
@@ -504,13 +500,10 @@ async function conversationsPage() {
     [...agents.values()].map((agent) => h("option", { value: agent.id, selected: agent.id === agentId }, agent.name)));
   const list = h("ul", { id: "conversations", class: "list" });
   const title = h("input", { id: "conversation-title", placeholder: "Title (optional)" });
-  const start = h("form", { id: "new-conversation", class: "inline", onsubmit: (event) => {
-    event.preventDefault();
-    act(output, async () => {
-      const created = await api("POST", `/api/v1/agents/${enc(agentId)}/conversations`, title.value ? { title: title.value } : {});
-      navigate(`/console/conversations/${enc(agentId)}/${enc(created.conversation_id)}`);
-    });
-  } }, h("label", { for: "conversation-title" }, "New conversation"), title, h("button", { type: "submit", disabled: !agentId }, "Start"));
+  const start = h("form", { id: "new-conversation", class: "inline", onsubmit: submitted(output, async () => {
+    const created = await api("POST", `/api/v1/agents/${enc(agentId)}/conversations`, title.value ? { title: title.value } : {});
+    navigate(`/console/conversations/${enc(agentId)}/${enc(created.conversation_id)}`);
+  }) }, h("label", { for: "conversation-title" }, "New conversation"), title, h("button", { type: "submit", disabled: !agentId }, "Start"));
   show(h("h1", {}, "Conversations"), h("label", { for: "conversation-agent" }, "Agent"), agentSelect, start, output, list);
   if (!agentId) {
     list.append(h("li", {}, "No agents yet: create one on an instance."));
@@ -586,14 +579,11 @@ async function conversationPage(agentId, conversationId) {
     status.replaceChildren(badge(now.status));
     turnStatus.replaceChildren(now.turn_status ? badge(now.turn_status) : "");
   };
-  const send = h("form", { id: "chat-send", class: "compose", onsubmit: (event) => {
-    event.preventDefault();
-    act(output, async () => {
-      await api("POST", `${base}/messages`, { message: message.value });
-      message.value = "";
-      await refresh();
-    });
-  } }, h("label", { for: "chat-message" }, "Message"), message, h("button", { type: "submit" }, "Send"));
+  const send = h("form", { id: "chat-send", class: "compose", onsubmit: submitted(output, async () => {
+    await api("POST", `${base}/messages`, { message: message.value });
+    message.value = "";
+    await refresh();
+  }) }, h("label", { for: "chat-message" }, "Message"), message, h("button", { type: "submit" }, "Send"));
   const cancel = h("button", { type: "button", id: "cancel-turn", onclick: () => act(output, async () => {
     await api("POST", `${base}/cancel`);
     await refresh();
@@ -619,13 +609,10 @@ async function instancesPage() {
       h("td", {}, `${instance.provider} · ${instance.region} · ${instance.kind}`), h("td", {}, when(instance.created_at)))));
   };
   const kind = h("select", { id: "new-instance-kind" }, ["linux", "windows", "mac", "android"].map((name) => h("option", { value: name }, name)));
-  const deploy = h("form", { id: "new-instance", class: "inline", onsubmit: (event) => {
-    event.preventDefault();
-    act(output, async () => {
-      await api("POST", "/api/v1/instances", { provider: "local", region: "local", kind: kind.value });
-      await load();
-    });
-  } }, h("label", { for: "new-instance-kind" }, "Deploy a local instance"), kind, h("button", { type: "submit" }, "Deploy"));
+  const deploy = h("form", { id: "new-instance", class: "inline", onsubmit: submitted(output, async () => {
+    await api("POST", "/api/v1/instances", { provider: "local", region: "local", kind: kind.value });
+    await load();
+  }) }, h("label", { for: "new-instance-kind" }, "Deploy a local instance"), kind, h("button", { type: "submit" }, "Deploy"));
   show(h("h1", {}, "Instances"), deploy, output,
     h("table", { class: "list" }, h("thead", {}, h("tr", {}, ["Instance", "Status", "Where", "Created"].map((name) => h("th", {}, name)))), list));
   await load();
@@ -683,14 +670,11 @@ async function instancePage(instanceId) {
     clickAt(Number(pointX.value), Number(pointY.value));
   } }, h("span", {}, "Click at"), pointX, pointY, h("button", { type: "submit" }, surface === "mobile" ? "Tap" : "Click"));
   const typed = h("input", { id: "screen-type", placeholder: "Text to type on the instance" });
-  const typeForm = h("form", { class: "inline", onsubmit: (event) => {
-    event.preventDefault();
-    act(output, async () => {
-      await api("POST", `${base}/${surface}/type`, { text: typed.value });
-      typed.value = "";
-      await shoot();
-    });
-  } }, h("label", { for: "screen-type" }, "Type"), typed, h("button", { type: "submit" }, "Type"));
+  const typeForm = h("form", { class: "inline", onsubmit: submitted(output, async () => {
+    await api("POST", `${base}/${surface}/type`, { text: typed.value });
+    typed.value = "";
+    await shoot();
+  }) }, h("label", { for: "screen-type" }, "Type"), typed, h("button", { type: "submit" }, "Type"));
   const shotTimer = setInterval(() => shoot().catch(() => {}), 5000);
   onLeave(() => clearInterval(shotTimer));
 
@@ -722,26 +706,23 @@ async function instancePage(instanceId) {
   const method = h("input", { id: "rpc-method", value: "agent/create", "aria-label": "Method" });
   const params = h("textarea", { id: "rpc-params", rows: 2, "aria-label": "Params (JSON)" }, "{\"name\": \"console-agent\"}");
   const operationLog = h("ol", { id: "operation-events", class: "log" });
-  const call = h("form", { id: "rpc", class: "compose", onsubmit: (event) => {
-    event.preventDefault();
-    act(output, async () => {
-      const answer = await api("POST", `${base}/methods`, { jsonrpc: "2.0", id: "console", method: method.value, params: JSON.parse(params.value || "{}") });
-      const operationId = answer.result && answer.result.id;
-      if (!operationId) {
-        operationLog.replaceChildren(h("li", {}, JSON.stringify(answer)));
-        return;
-      }
-      operationLog.replaceChildren(h("li", {}, `operation ${operationId}`));
-      const events = new EventSource(`${base}/operations/${enc(operationId)}/events`);
-      for (const type of OPERATION_EVENTS) {
-        events.addEventListener(`operation.${type}`, (message) => {
-          operationLog.append(h("li", { "data-event": type }, h("strong", {}, `operation.${type}`), " ", message.data));
-          if (OPERATION_ENDS.has(type)) events.close();
-        });
-      }
-      onLeave(() => events.close());
-    });
-  } }, h("label", { for: "rpc-method" }, "Method"), method, h("label", { for: "rpc-params" }, "Params"), params,
+  const call = h("form", { id: "rpc", class: "compose", onsubmit: submitted(output, async () => {
+    const answer = await api("POST", `${base}/methods`, { jsonrpc: "2.0", id: "console", method: method.value, params: JSON.parse(params.value || "{}") });
+    const operationId = answer.result && answer.result.id;
+    if (!operationId) {
+      operationLog.replaceChildren(h("li", {}, JSON.stringify(answer)));
+      return;
+    }
+    operationLog.replaceChildren(h("li", {}, `operation ${operationId}`));
+    const events = new EventSource(`${base}/operations/${enc(operationId)}/events`);
+    for (const type of OPERATION_EVENTS) {
+      events.addEventListener(`operation.${type}`, (message) => {
+        operationLog.append(h("li", { "data-event": type }, h("strong", {}, `operation.${type}`), " ", message.data));
+        if (OPERATION_ENDS.has(type)) events.close();
+      });
+    }
+    onLeave(() => events.close());
+  }) }, h("label", { for: "rpc-method" }, "Method"), method, h("label", { for: "rpc-params" }, "Params"), params,
     h("button", { type: "submit" }, "Call"));
 
   // fault rules of the local provider
@@ -751,13 +732,10 @@ async function instancePage(instanceId) {
     const current = await api("GET", `${base}/faults`);
     faults.textContent = JSON.stringify(current, null, 2);
   };
-  const setFaults = h("form", { class: "compose", onsubmit: (event) => {
-    event.preventDefault();
-    act(output, async () => {
-      await api("PUT", `${base}/faults`, { rules: JSON.parse(faultRules.value || "[]") });
-      await loadFaults();
-    });
-  } }, h("label", { for: "fault-rules" }, "Fault rules"), faultRules, h("button", { type: "submit" }, "Set"),
+  const setFaults = h("form", { class: "compose", onsubmit: submitted(output, async () => {
+    await api("PUT", `${base}/faults`, { rules: JSON.parse(faultRules.value || "[]") });
+    await loadFaults();
+  }) }, h("label", { for: "fault-rules" }, "Fault rules"), faultRules, h("button", { type: "submit" }, "Set"),
     h("button", { type: "button", onclick: () => act(output, async () => { await api("DELETE", `${base}/faults`); await loadFaults(); }) }, "Clear"));
 
   show(h("p", {}, link("/console/instances", "← Instances")),
