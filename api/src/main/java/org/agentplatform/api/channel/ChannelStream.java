@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.query.channel.ChannelEntry;
 import org.agentplatform.query.channel.ChannelLog;
@@ -135,8 +136,7 @@ public final class ChannelStream {
         Flux<Object> rows = Flux.merge(feed.on(ChannelLog.NOTIFICATIONS, source.channel().toString()).map(change -> 0L), Mono.just(0L))
                 .onBackpressureLatest()
                 .concatMap(wake -> drain(source, last, firstSnapshot), 1);
-        Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-        return open.track(kind, Flux.merge(backfill.concatWith(fromEvents).concatWith(rows), keepAlive)
+        return open.track(kind, Flux.merge(backfill.concatWith(fromEvents).concatWith(rows), EventStreams.keepAlive(heartbeat))
                 .takeUntil(item -> item == END)
                 .filter(item -> item != END)
                 .map(this::event)

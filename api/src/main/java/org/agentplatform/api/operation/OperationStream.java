@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
+import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.api.web.SealedTexts;
 import org.agentplatform.kernel.operation.OperationId;
@@ -52,8 +53,7 @@ public final class OperationStream {
                 .takeUntil(event -> event.status().isTerminal())
                 .<Object>map(event -> event(event, opener))
                 .concatWithValues(END);
-        Flux<Object> keepAlive = Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-        return open.track(OpenStreams.OPERATION, Flux.merge(events, keepAlive)
+        return open.track(OpenStreams.OPERATION, Flux.merge(events, EventStreams.keepAlive(heartbeat))
                 .takeUntil(item -> item == END)
                 .filter(item -> item != END)
                 .cast(ServerSentEvent.class)

@@ -3,6 +3,7 @@ package org.agentplatform.api.task;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.agentplatform.api.web.EventStreams;
 import org.agentplatform.api.web.OpenStreams;
 import org.agentplatform.kernel.agent.AgentId;
 import org.agentplatform.kernel.identity.OwnerId;
@@ -10,6 +11,7 @@ import org.agentplatform.kernel.privacy.PersonalContent;
 import org.agentplatform.query.channel.ChannelLog;
 import org.agentplatform.query.feed.ChangeFeed;
 import org.agentplatform.query.task.TaskReads;
+import org.agentplatform.query.task.TaskRecord;
 import org.jspecify.annotations.Nullable;
 import org.springframework.http.codec.ServerSentEvent;
 import reactor.core.publisher.Flux;
@@ -46,7 +48,7 @@ final class InboxStream {
     /** The owner's task changes after {@code cursor} (negative: after the newest change now). */
     Flux<ServerSentEvent<String>> after(OwnerId owner, @Nullable AgentId agent, long cursor) {
         Mono<Long> start = cursor >= 0 ? Mono.just(cursor)
-                : tasks.list(owner, agent, null, null, Set.of(), 1).next().map(task -> task.changeOffset()).defaultIfEmpty(0L);
+                : tasks.list(owner, agent, null, null, Set.of(), 1).next().map(TaskRecord::changeOffset).defaultIfEmpty(0L);
         Flux<ServerSentEvent<String>> changes = start.flatMapMany(from -> {
             AtomicLong last = new AtomicLong(from);
             // the feed is subscribed before the first read, so no commit slips between them
@@ -54,9 +56,7 @@ final class InboxStream {
                     .onBackpressureLatest()
                     .concatMap(wake -> drain(owner, agent, last).concatWith(Mono.delay(COALESCE).then(Mono.empty())), 1);
         });
-        Flux<ServerSentEvent<String>> keepAlive = Flux.interval(heartbeat)
-                .map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
-        return open.track(OpenStreams.INBOX, Flux.merge(changes, keepAlive));
+        return open.track(OpenStreams.INBOX, Flux.merge(changes, EventStreams.keepAlive(heartbeat)));
     }
 
     private Flux<ServerSentEvent<String>> drain(OwnerId owner, @Nullable AgentId agent, AtomicLong last) {

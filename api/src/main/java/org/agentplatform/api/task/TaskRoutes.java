@@ -251,9 +251,9 @@ final class TaskRoutes {
             if (status != null) {
                 for (String name : status.split(",", -1)) {
                     String wire = name.strip();
-                    if (Arrays.stream(TaskStatus.values()).noneMatch(known -> known.wireName().equals(wire))) {
-                        throw ApiException.invalidParam("status", "'status' must be task statuses separated by commas (queued, running, "
-                                + "input_required, auth_required, completed, failed, canceled, rejected, timeout)");
+                    if (TaskStatus.fromWireName(wire).isEmpty()) {
+                        throw ApiException.invalidParam("status", "'status' must be task statuses separated by commas ("
+                                + String.join(", ", Arrays.stream(TaskStatus.values()).map(TaskStatus::wireName).toList()) + ")");
                     }
                     statuses.add(wire);
                 }
@@ -277,7 +277,6 @@ final class TaskRoutes {
         return ApiException.notVisibleYet("The change", Map.of());
     }
 
-    /** A page of tasks; {@code next_since} is the largest offset listed (pass it as {@code since} to see later changes). */
     /**
      * A page of tasks: {@code next_since} is the greatest change offset in it (poll with {@code since} for what changed
      * after), {@code next_cursor} the cursor of the next page back (null at the oldest, and in a {@code since} feed).

@@ -1,6 +1,7 @@
 package org.agentplatform.api.web;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
@@ -24,6 +25,11 @@ public final class EventStreams {
     public static ResponseEntity<Flux<DataBuffer>> of(Flux<ServerSentEvent<String>> events) {
         return ResponseEntity.ok().contentType(MediaType.TEXT_EVENT_STREAM)
                 .body(events.map(event -> DefaultDataBufferFactory.sharedInstance.wrap(frame(event).getBytes(StandardCharsets.UTF_8))));
+    }
+
+    /** A comment frame every {@code heartbeat}: keeps proxies from closing a quiet stream, and tells a client it still lives. */
+    public static Flux<ServerSentEvent<String>> keepAlive(Duration heartbeat) {
+        return Flux.interval(heartbeat).map(tick -> ServerSentEvent.<String>builder().comment("keep-alive").build());
     }
 
     /** 204: nothing follows the cursor, and nothing ever will. */

@@ -3,6 +3,7 @@ package org.agentplatform.api.web;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import reactor.core.publisher.Flux;
 
 /**
@@ -17,8 +18,8 @@ public final class OpenStreams {
     public static final String INBOX = "inbox";
     public static final List<String> KINDS = List.of(TASK, OPERATION, CONVERSATION, INBOX);
 
-    private final Map<String, AtomicInteger> open = Map.of(TASK, new AtomicInteger(), OPERATION, new AtomicInteger(), CONVERSATION,
-            new AtomicInteger(), INBOX, new AtomicInteger());
+    private final Map<String, AtomicInteger> open = KINDS.stream()
+            .collect(Collectors.toUnmodifiableMap(kind -> kind, kind -> new AtomicInteger()));
 
     /** The stream, counted from its subscription until it ends, fails or its client goes away. */
     public <T> Flux<T> track(String kind, Flux<T> stream) {

@@ -76,9 +76,7 @@ public final class DeadLettersCommand {
     }
 
     private static int retry(JdbcTemplate jdbc, Request request, boolean noService, PrintStream out) throws InterruptedException {
-        Long id = jdbc.queryForObject("INSERT INTO dead_letter_retry (processing_group) VALUES (?) RETURNING id", Long.class,
-                request.processor());
-        jdbc.execute("NOTIFY " + ProcessorDeadLetters.RETRY_CHANNEL + ", '" + ProcessorDeadLetters.RETRY_KEY + "'");
+        long id = ProcessorDeadLetters.queueRetry(jdbc, request.processor()).id();
         if (noService) {
             out.println("retry " + id + " queued: no service is running; it applies the retry when it starts");
             return 3;

@@ -1,6 +1,5 @@
 package org.agentplatform.infra.eventstore;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -285,8 +284,8 @@ public class AxonConfiguration {
     }
 
     @Bean
-    NodeProcessors nodeProcessors(EventProcessingConfiguration processing, StoreHead storeHead, JdbcTemplate jdbc, Clock clock) {
-        return new ProcessorOverview(processing, storeHead, jdbc, clock);
+    NodeProcessors nodeProcessors(EventProcessingConfiguration processing, StoreHead storeHead, JdbcTemplate jdbc) {
+        return new ProcessorOverview(processing, storeHead, jdbc);
     }
 
     @Bean

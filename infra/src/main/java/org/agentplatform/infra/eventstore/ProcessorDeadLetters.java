@@ -3,6 +3,7 @@ package org.agentplatform.infra.eventstore;
 import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -13,11 +14,13 @@ import org.axonframework.messaging.deadletter.DeadLetter;
 import org.axonframework.messaging.deadletter.Decisions;
 import org.axonframework.messaging.deadletter.EnqueueDecision;
 import org.axonframework.messaging.deadletter.ThrowableCause;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.NestedRuntimeException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The dead-letter queues of the event processors: where they live ({@code dead_letter_entry}, V10), which
@@ -33,6 +36,10 @@ public final class ProcessorDeadLetters {
     /** NOTIFY channel of {@code deadletters retry}; the payload is {@link #RETRY_KEY}. */
     public static final String RETRY_CHANNEL = "dead_letter_retry";
     public static final String RETRY_KEY = "retry";
+
+    /** A retry asked for: its row in {@code dead_letter_retry}, and when (the database's clock). */
+    public record QueuedRetry(long id, Instant requestedAt) {
+    }
 
     static final DeadLetterSchema SCHEMA = DeadLetterSchema.builder()
             .deadLetterTable("dead_letter_entry")
@@ -59,6 +66,17 @@ public final class ProcessorDeadLetters {
             .causeMessageColumn("cause_message")
             .diagnosticsColumn("diagnostics")
             .build();
+
+    /**
+     * Queues a retry of the parked events of {@code processingGroup} (null: of every group) and announces it, so that
+     * {@link ProcessorDeadLetterRetries} on every node applies it (the command line's {@code deadletters retry}, and the API's).
+     */
+    public static QueuedRetry queueRetry(JdbcTemplate jdbc, @Nullable String processingGroup) {
+        QueuedRetry queued = jdbc.queryForObject("INSERT INTO dead_letter_retry (processing_group) VALUES (?) RETURNING id, requested_at",
+                (row, number) -> new QueuedRetry(row.getLong("id"), row.getTimestamp("requested_at").toInstant()), processingGroup);
+        jdbc.execute("NOTIFY " + RETRY_CHANNEL + ", '" + RETRY_KEY + "'");
+        return queued;
+    }
 
     /** SQLSTATE classes of a database in trouble rather than of a bad event. */
     private static final List<String> TRANSIENT_STATES = List.of(

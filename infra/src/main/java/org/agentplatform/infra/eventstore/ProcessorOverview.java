@@ -1,7 +1,6 @@
 package org.agentplatform.infra.eventstore;
 
-import java.sql.Timestamp;
-import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,27 +10,26 @@ import java.util.TreeMap;
 import org.agentplatform.api.processor.NodeProcessors;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.StreamingEventProcessor;
+import org.jspecify.annotations.Nullable;
 import org.springframework.jdbc.core.JdbcTemplate;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
  * {@link NodeProcessors} from this node's streaming processors, the token store (segments in all) and the dead-letter
- * queue (parked events); a retry is queued and announced as {@code deadletters retry} does, for
- * {@link ProcessorDeadLetterRetries} on every node. Queries run off the event loop.
+ * queue (parked events); a retry is queued and announced as {@code deadletters retry} does
+ * ({@link ProcessorDeadLetters#queueRetry}). Queries run off the event loop.
  */
 final class ProcessorOverview implements NodeProcessors {
 
     private final EventProcessingConfiguration processing;
     private final StoreHead store;
     private final JdbcTemplate jdbc;
-    private final Clock clock;
 
-    ProcessorOverview(EventProcessingConfiguration processing, StoreHead store, JdbcTemplate jdbc, Clock clock) {
+    ProcessorOverview(EventProcessingConfiguration processing, StoreHead store, JdbcTemplate jdbc) {
         this.processing = processing;
         this.store = store;
         this.jdbc = jdbc;
-        this.clock = clock;
     }
 
     @Override
@@ -46,21 +44,20 @@ final class ProcessorOverview implements NodeProcessors {
                 row -> {
                     segments.put(row.getString("processor_name"), row.getInt("segments"));
                 });
-        Map<String, Object[]> parked = new HashMap<>();
+        Map<String, Parked> parked = new HashMap<>();
         jdbc.query("SELECT processing_group, count(*) AS events, count(DISTINCT sequence_identifier) AS sequences,"
                 + " min(enqueued_at) AS oldest FROM dead_letter_entry GROUP BY processing_group", row -> {
-                    parked.put(row.getString("processing_group"),
-                            new Object[] {row.getLong("events"), row.getLong("sequences"), row.getTimestamp("oldest")});
+                    parked.put(row.getString("processing_group"), new Parked(row.getLong("events"), row.getLong("sequences"),
+                            row.getTimestamp("oldest").toInstant()));
                 });
         List<Processor> processors = new ArrayList<>();
         new TreeMap<>(processing.eventProcessors()).forEach((name, processor) -> {
             if (processor instanceof StreamingEventProcessor streaming) {
                 OptionalLong slowest = StoreHead.slowest(streaming);
-                Object[] letters = parked.getOrDefault(name, new Object[] {0L, 0L, null});
+                Parked letters = parked.getOrDefault(name, Parked.NONE);
                 processors.add(new Processor(name, head, slowest.isPresent() ? slowest.getAsLong() : null,
                         slowest.isPresent() ? Math.max(0, head - slowest.getAsLong()) : null, segments.getOrDefault(name, 0),
-                        streaming.processingStatus().size(), (Long) letters[0], (Long) letters[1],
-                        letters[2] == null ? null : ((Timestamp) letters[2]).toInstant()));
+                        streaming.processingStatus().size(), letters.events(), letters.sequences(), letters.oldest()));
             }
         });
         return processors;
@@ -71,11 +68,14 @@ final class ProcessorOverview implements NodeProcessors {
         if (!(processing.eventProcessors().get(processor) instanceof StreamingEventProcessor)) {
             return Mono.empty();
         }
-        return Mono.fromCallable(() -> {
-            Long id = jdbc.queryForObject("INSERT INTO dead_letter_retry (processing_group, requested_at) VALUES (?, ?) RETURNING id",
-                    Long.class, processor, Timestamp.from(clock.instant()));
-            jdbc.execute("NOTIFY " + ProcessorDeadLetters.RETRY_CHANNEL + ", '" + ProcessorDeadLetters.RETRY_KEY + "'");
-            return new Retry(id, processor, clock.instant());
-        }).subscribeOn(Schedulers.boundedElastic());
+        return Mono.fromCallable(() -> ProcessorDeadLetters.queueRetry(jdbc, processor))
+                .map(queued -> new Retry(queued.id(), processor, queued.requestedAt()))
+                .subscribeOn(Schedulers.boundedElastic());
+    }
+
+    /** A processor's parked events: how many, in how many sequences, since when. */
+    private record Parked(long events, long sequences, @Nullable Instant oldest) {
+
+        static final Parked NONE = new Parked(0, 0, null);
     }
 }

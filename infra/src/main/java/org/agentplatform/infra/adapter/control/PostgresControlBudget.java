@@ -62,12 +62,8 @@ public final class PostgresControlBudget implements ControlBudget {
                 .map(row -> row.get("tat", Long.class))
                 .one()
                 .defaultIfEmpty(now)
-                .map(tat -> {
-                    boolean available = Math.max(tat, now) + interval <= now + WINDOW;
-                    Decision after = decision(bucket, now, interval, tat, true);
-                    return new Decision(available, after.limit(), after.remaining(), available ? 0 : seconds(tat + interval - WINDOW - now),
-                            after.resetSeconds());
-                })
+                // the decision a take would get now, the arrival time left where it is
+                .map(tat -> decision(bucket, now, interval, tat, Math.max(tat, now) + interval <= now + WINDOW))
                 .timeout(timeout);
     }
 

@@ -40,7 +40,7 @@ final class BuiltInTokenIssuer implements AccessTokenIssuer {
 
     @Override
     public IssuedToken issue(UserAccount user) {
-        return sign(user.id().toString(), user.ownerId(), claims -> claims);
+        return sign(user.id().toString(), user.ownerId(), UnaryOperator.identity());
     }
 
     @Override
