@@ -519,7 +519,27 @@ async function conversationPage(agentId, conversationId) {
   const base = `/api/v1/agents/${enc(agentId)}/conversations/${enc(conversationId)}`;
   const conversation = await api("GET", base);
   const status = h("span", { id: "conversation-status" }, badge(conversation.status));
-  const turnStatus = h("span", { id: "turn-status" }, conversation.turn_status ? badge(conversation.turn_status) : "");
+  const turnStatus = h("span", { id: "turn-status" });
+  // the stream and a read after an action both say how the latest turn stands; whichever arrives last must not show an
+  // older state (a read may come from before the stream's news): a later turn wins, and within a turn an end wins over running
+  let shownTurn = { turn: -1, ended: false };
+  const showTurn = (turn, turnState) => {
+    if (!turnState) {
+      return;
+    }
+    const ended = turnState !== "running";
+    if (turn < shownTurn.turn || (turn === shownTurn.turn && shownTurn.ended && !ended)) {
+      return;
+    }
+    shownTurn = { turn, ended };
+    turnStatus.replaceChildren(badge(turnState));
+  };
+  let closed = conversation.status === "closed";
+  const showStatus = (conversationState) => {
+    closed = closed || conversationState === "closed";
+    status.replaceChildren(badge(closed ? "closed" : conversationState));
+  };
+  showTurn(conversation.turn, conversation.turn_status);
   const chat = h("ol", { id: "chat", class: "log" });
   const output = h("p", { role: "status" });
   const message = h("textarea", { id: "chat-message", rows: 2, required: true });
@@ -556,9 +576,9 @@ async function conversationPage(agentId, conversationId) {
     source.addEventListener(name, (event) => {
       const data = JSON.parse(event.data);
       if (name === "conversation_status") {
-        status.replaceChildren(badge(data.status));
+        showStatus(data.status);
       } else if (name === "turn_status") {
-        turnStatus.replaceChildren(badge(data.status));
+        showTurn(data.turn, data.status);
         const pending = streaming.get(data.turn);
         if (pending && data.status !== "running") {
           // the turn ended without a whole reply (canceled, failed): what streamed stays, marked as cut short
@@ -576,8 +596,8 @@ async function conversationPage(agentId, conversationId) {
   onLeave(() => source.close());
   const refresh = async () => {
     const now = await api("GET", base);
-    status.replaceChildren(badge(now.status));
-    turnStatus.replaceChildren(now.turn_status ? badge(now.turn_status) : "");
+    showStatus(now.status);
+    showTurn(now.turn, now.turn_status);
   };
   const send = h("form", { id: "chat-send", class: "compose", onsubmit: submitted(output, async () => {
     await api("POST", `${base}/messages`, { message: message.value });
