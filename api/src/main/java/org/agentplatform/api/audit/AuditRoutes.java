@@ -115,8 +115,11 @@ final class AuditRoutes {
      * to be read again after {@code Retry-After}.
      */
     private Mono<Boolean> owned(OwnerId owner, String type, String resourceId) {
+        // an owner's own history is the erasures of its content, events of no aggregate; another owner's is never the caller's
+        Mono<Boolean> pending = !AuditResource.OWNER.equals(type) ? trail.awaitsChaining(resourceId)
+                : owner.toString().equals(resourceId) ? trail.awaitsOwnerChaining() : Mono.just(false);
         Mono<Optional<Boolean>> once = trail.owns(owner, type, resourceId).flatMap(owned -> owned ? Mono.just(Optional.of(true))
-                : trail.awaitsChaining(resourceId).map(pending -> pending ? Optional.<Boolean>empty() : Optional.of(false)));
+                : pending.map(waiting -> waiting ? Optional.<Boolean>empty() : Optional.of(false)));
         long polls = CHAIN_WAIT.toMillis() / CHAIN_POLL.toMillis();
         return Flux.range(0, (int) polls)
                 .concatMap(attempt -> attempt == 0 ? once : Mono.delay(CHAIN_POLL).then(once))

@@ -251,6 +251,27 @@ class AuditHttpTest extends ApiTest {
         assertError(owner.get("/api/v1/audit/events?resource_type=task&resource_id={i}", UUID.randomUUID()).exchange(), 404, "not_found", "");
     }
 
+    /** An owner's own history (the erasures of its content, events of no aggregate) is waited for too; another's is 404 at once. */
+    @Test
+    void anOwnersErasureNotChainedYetIsWaitedForAndAnotherOwnersHistoryIs404() {
+        PlatformClient erasing = stranger();
+        EventProcessor chain = processing.eventProcessor(AuditChain.GROUP).orElseThrow();
+        chain.shutDown();
+        try {
+            String ownerId = body(erasing.delete("/api/v1/owners/me/content").exchange(), 200).at("/data/owner_id").asString();
+            assertError(erasing.get("/api/v1/audit/events?resource_type=owner&resource_id={o}", ownerId).exchange(), 504, "service_timeout", "");
+            assertError(owner.get("/api/v1/audit/events?resource_type=owner&resource_id={o}", ownerId).exchange(), 404, "not_found", "");
+            chain.start();
+            JsonNode history = body(erasing.get("/api/v1/audit/events?resource_type=owner&resource_id={o}", ownerId).exchange(), 200)
+                    .get("data");
+            assertThat(types(history)).containsExactly("OwnerContentErased");
+        } finally {
+            if (!chain.isRunning()) {
+                chain.start();
+            }
+        }
+    }
+
     private JsonNode trail(String type, String id, String since) {
         var response = owner.get("/api/v1/audit/events?resource_type={t}&resource_id={i}" + (since == null ? "" : "&since=" + since), type, id)
                 .exchange().expectBody().returnResult();

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import org.agentplatform.kernel.audit.MerkleTree;
 import org.agentplatform.kernel.audit.MerkleTree.Node;
 import org.agentplatform.kernel.identity.OwnerId;
+import org.agentplatform.kernel.privacy.OwnerContentErased;
 import org.jspecify.annotations.Nullable;
 import org.springframework.r2dbc.core.DatabaseClient;
 import reactor.core.publisher.Flux;
@@ -22,6 +23,9 @@ import reactor.core.publisher.Mono;
  * Merkle tree ({@code audit_tree_node}): signed tree heads, inclusion and consistency proofs, each from O(log n) rows.
  */
 public final class AuditTrail {
+
+    /** How far before the chain's last event an unchained owner event is looked for ({@link #awaitsOwnerChaining}). */
+    static final int OWNER_LOOKBACK = 1_000;
 
     private static final String SELECT = "SELECT a.position, a.global_index, a.resource_type, a.resource_id, a.link,"
             + " p.link AS previous_link, e.event_identifier, e.aggregate_identifier, e.sequence_number, e.type, e.time_stamp,"
@@ -159,6 +163,21 @@ public final class AuditTrail {
         return database.sql("SELECT EXISTS (SELECT 1 FROM domain_event_entry e WHERE e.aggregate_identifier = :id"
                         + " AND NOT EXISTS (SELECT 1 FROM audit_event a WHERE a.global_index = e.global_index)) AS pending")
                 .bind("id", resourceId)
+                .map(row -> Boolean.TRUE.equals(row.get("pending", Boolean.class)))
+                .one();
+    }
+
+    /**
+     * Whether the store holds an erasure of an owner's content ({@code OwnerContentErased}, the event an owner's own history
+     * is made of) that the chain has not taken up yet. Such an event belongs to no aggregate, so it is looked for among the
+     * store's newest events: those past the last {@value #OWNER_LOOKBACK} the chain has taken up (an event that committed
+     * after a later one is chained after it).
+     */
+    public Mono<Boolean> awaitsOwnerChaining() {
+        return database.sql("SELECT EXISTS (SELECT 1 FROM domain_event_entry e WHERE e.global_index > (SELECT coalesce(max(global_index),"
+                        + " -1) - " + OWNER_LOOKBACK + " FROM audit_event) AND e.payload_type = :type"
+                        + " AND NOT EXISTS (SELECT 1 FROM audit_event a WHERE a.global_index = e.global_index)) AS pending")
+                .bind("type", OwnerContentErased.class.getName())
                 .map(row -> Boolean.TRUE.equals(row.get("pending", Boolean.class)))
                 .one();
     }
