@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.lang.reflect.Proxy;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -34,7 +30,8 @@ class OwnerBacklogTest {
 
     private final View view = new View();
     private final MovingClock clock = new MovingClock();
-    private final OwnerBacklog backlog = new OwnerBacklog(view.reads(), new BacklogSettings(3, 1, 1), clock);
+    private final OwnerBacklog backlog = new OwnerBacklog(view.reads(), new BacklogSettings(3, 1, 1),
+            new FairShare(Congestion.NEVER, owner -> 1, clock), clock);
 
     @Test
     void admittedTasksCountUntilTheViewShowsThemAndAFailedCreateGivesItsPlaceBack() {
@@ -137,30 +134,6 @@ class OwnerBacklogTest {
                         seen.retainAll(shown);
                         return Mono.just(new TaskBacklog(invokes ? 0 : unfinished, invokes ? 0 : settled, 1, seen));
                     });
-        }
-    }
-
-    private static final class MovingClock extends Clock {
-
-        private volatile long millis = 1_000_000;
-
-        void advance(long by) {
-            millis += by;
-        }
-
-        @Override
-        public Instant instant() {
-            return Instant.ofEpochMilli(millis);
-        }
-
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            throw new UnsupportedOperationException();
         }
     }
 }

@@ -7,8 +7,8 @@ import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The head of the event store (its highest global index, read at most once a second) and where a processor's
- * slowest segment on this node stands: what health and the lag metric both compare.
+ * The head of the event store (its highest global index, read at most once a second for health and the lag metric,
+ * afresh for the saturation sample) and where a processor's slowest segment on this node stands: what they compare.
  */
 public final class StoreHead {
 
@@ -22,13 +22,16 @@ public final class StoreHead {
         this.jdbc = jdbc;
     }
 
-    /** The highest global index in the store (-1 when empty). */
+    /** The highest global index in the store (-1 when empty), read again when the last read is older than a second. */
     public long head() {
-        if (System.nanoTime() - readAt > FRESH_NANOS) {
-            Long newest = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
-            head = newest == null ? -1 : newest;
-            readAt = System.nanoTime();
-        }
+        return System.nanoTime() - readAt > FRESH_NANOS ? headNow() : head;
+    }
+
+    /** The highest global index in the store (-1 when empty), read now. */
+    public long headNow() {
+        Long newest = jdbc.queryForObject("SELECT max(global_index) FROM domain_event_entry", Long.class);
+        head = newest == null ? -1 : newest;
+        readAt = System.nanoTime();
         return head;
     }
 

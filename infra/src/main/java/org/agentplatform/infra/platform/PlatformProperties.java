@@ -196,6 +196,10 @@ public record PlatformProperties(
      * @param maxUnfinishedPerOwner        queued or running tasks (tasks API and cron) an owner may have; past it a create
      *                                     answers 429 {@code rate_limited} with {@code Retry-After}
      * @param maxUnfinishedInvokesPerOwner queued or running synchronous invokes an owner may have, apart from its tasks
+     * @param saturationLagEvents          how far behind the event store's head (in events) the task dispatcher or the task
+     *                                     projection on this node may fall before the node counts as saturated: then an owner
+     *                                     creating tasks faster than its weighted share is answered 429 {@code rate_limited}
+     *                                     until both are back within a quarter of it; 0 never counts the node saturated
      */
     public record Tasks(
             @DefaultValue("24h") Duration chunkRetention,
@@ -204,7 +208,8 @@ public record PlatformProperties(
             @DefaultValue("8") int maxQueuedTurns,
             @DefaultValue Map<UUID, Integer> ownerWeights,
             @DefaultValue("10000") int maxUnfinishedPerOwner,
-            @DefaultValue("1000") int maxUnfinishedInvokesPerOwner) {
+            @DefaultValue("1000") int maxUnfinishedInvokesPerOwner,
+            @DefaultValue("200") int saturationLagEvents) {
 
         public Tasks {
             if (turnWorkers < 0) {
@@ -222,6 +227,9 @@ public record PlatformProperties(
             if (maxUnfinishedPerOwner < 1 || maxUnfinishedInvokesPerOwner < 1) {
                 throw new IllegalArgumentException("agent-platform.tasks.max-unfinished-per-owner and"
                         + " max-unfinished-invokes-per-owner must be 1 or more");
+            }
+            if (saturationLagEvents < 0) {
+                throw new IllegalArgumentException("agent-platform.tasks.saturation-lag-events must be 0 (never saturated) or more");
             }
         }
 

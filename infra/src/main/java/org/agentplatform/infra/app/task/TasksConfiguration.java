@@ -3,14 +3,18 @@ package org.agentplatform.infra.app.task;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.agentplatform.api.quota.BacklogSettings;
+import org.agentplatform.api.quota.FairShare;
 import org.agentplatform.api.quota.OwnerBacklog;
 import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.command.turn.AgentRuntime;
 import org.agentplatform.command.turn.TurnReports;
 import org.agentplatform.infra.database.RuntimeDatabase;
+import org.agentplatform.infra.eventstore.ProcessorCongestion;
+import org.agentplatform.infra.eventstore.StoreHead;
 import org.agentplatform.infra.platform.BackgroundPriority;
 import org.agentplatform.infra.platform.PeriodicJob;
 import org.agentplatform.infra.platform.PlatformProperties;
@@ -25,6 +29,7 @@ import org.agentplatform.query.task.R2dbcTaskReads;
 import org.agentplatform.query.task.TaskProjection;
 import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ConfigurerModule;
+import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.async.SequentialPerAggregatePolicy;
 import org.axonframework.eventsourcing.eventstore.EventStore;
@@ -98,8 +103,32 @@ public class TasksConfiguration {
     }
 
     @Bean
-    OwnerBacklog ownerBacklog(R2dbcTaskReads taskReads, BacklogSettings settings, Clock clock) {
-        return new OwnerBacklog(taskReads, settings, clock);
+    OwnerBacklog ownerBacklog(R2dbcTaskReads taskReads, BacklogSettings settings, FairShare fairShare, Clock clock) {
+        return new OwnerBacklog(taskReads, settings, fairShare, clock);
+    }
+
+    /**
+     * Whether the node is saturated: the task dispatcher or the task projection too far behind the store
+     * ({@code agent-platform.tasks.saturation-lag-events}), sampled every 100 ms at the requests' own priority (a sample
+     * that waits for a core while the node is saturated is the one that must not be late).
+     */
+    @Bean
+    ProcessorCongestion taskCongestion(EventProcessingConfiguration processing, StoreHead storeHead, PlatformProperties properties,
+            Clock clock) {
+        return new ProcessorCongestion(processing, storeHead, List.of(TaskDispatcher.GROUP, TaskProjection.GROUP),
+                properties.tasks().saturationLagEvents(), clock);
+    }
+
+    @Bean
+    PeriodicJob taskCongestionSampler(ProcessorCongestion congestion) {
+        // niceness 0: the requests' own priority
+        return new PeriodicJob("saturation-sampler", ProcessorCongestion.SAMPLE_INTERVAL, congestion::sample, new BackgroundPriority(0));
+    }
+
+    /** Each owner's share of a saturated node, weighted as in the fair order of turns. */
+    @Bean
+    FairShare fairShare(ProcessorCongestion congestion, PlatformProperties properties, Clock clock) {
+        return new FairShare(congestion, properties.tasks()::ownerWeight, clock);
     }
 
     @Bean
