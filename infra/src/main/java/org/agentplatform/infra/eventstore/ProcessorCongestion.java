@@ -71,12 +71,11 @@ public final class ProcessorCongestion implements Congestion {
         long lag = 0;
         String slowest = null;
         for (String name : watched) {
-            if (processing.eventProcessors().get(name) instanceof StreamingEventProcessor processor) {
-                OptionalLong position = StoreHead.slowest(processor);
-                if (position.isPresent() && head - position.getAsLong() > lag) {
-                    lag = head - position.getAsLong();
-                    slowest = name;
-                }
+            OptionalLong behind = processing.eventProcessor(name, StreamingEventProcessor.class)
+                    .map(processor -> StoreHead.lag(processor, head)).orElse(OptionalLong.empty());
+            if (behind.isPresent() && behind.getAsLong() > lag) {
+                lag = behind.getAsLong();
+                slowest = name;
             }
         }
         congested = congested ? lag > high / 4 : lag >= high;

@@ -54,9 +54,10 @@ final class ProcessorOverview implements NodeProcessors {
         new TreeMap<>(processing.eventProcessors()).forEach((name, processor) -> {
             if (processor instanceof StreamingEventProcessor streaming) {
                 OptionalLong slowest = StoreHead.slowest(streaming);
+                OptionalLong lag = StoreHead.lag(streaming, head);
                 Parked letters = parked.getOrDefault(name, Parked.NONE);
                 processors.add(new Processor(name, head, slowest.isPresent() ? slowest.getAsLong() : null,
-                        slowest.isPresent() ? Math.max(0, head - slowest.getAsLong()) : null, segments.getOrDefault(name, 0),
+                        lag.isPresent() ? lag.getAsLong() : null, segments.getOrDefault(name, 0),
                         streaming.processingStatus().size(), letters.events(), letters.sequences(), letters.oldest()));
             }
         });

@@ -35,6 +35,12 @@ public final class StoreHead {
         return head;
     }
 
+    /** How many events {@code head} is ahead of the processor's slowest segment on this node; empty when it holds none here. */
+    public static OptionalLong lag(StreamingEventProcessor processor, long head) {
+        OptionalLong slowest = slowest(processor);
+        return slowest.isEmpty() ? slowest : OptionalLong.of(Math.max(0, head - slowest.getAsLong()));
+    }
+
     /** The position of the processor's slowest segment on this node; empty when it holds none here. */
     public static OptionalLong slowest(StreamingEventProcessor processor) {
         long slowest = Long.MAX_VALUE;

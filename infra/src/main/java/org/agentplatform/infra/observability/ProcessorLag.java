@@ -55,7 +55,7 @@ final class ProcessorLag implements SmartLifecycle {
     }
 
     private double lag(StreamingEventProcessor processor) {
-        OptionalLong slowest = StoreHead.slowest(processor);
-        return slowest.isEmpty() ? Double.NaN : Math.max(0, store.head() - slowest.getAsLong());
+        OptionalLong lag = StoreHead.lag(processor, store.head());
+        return lag.isEmpty() ? Double.NaN : lag.getAsLong();
     }
 }
