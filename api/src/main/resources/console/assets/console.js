@@ -518,7 +518,7 @@ async function conversationsPage() {
 async function conversationPage(agentId, conversationId) {
   const base = `/api/v1/agents/${enc(agentId)}/conversations/${enc(conversationId)}`;
   const conversation = await api("GET", base);
-  const status = h("span", { id: "conversation-status" }, badge(conversation.status));
+  const status = h("span", { id: "conversation-status" });
   const turnStatus = h("span", { id: "turn-status" });
   // the stream and a read after an action both say how the latest turn stands; whichever arrives last must not show an
   // older state (a read may come from before the stream's news): a later turn wins, and within a turn an end wins over running
@@ -534,11 +534,12 @@ async function conversationPage(agentId, conversationId) {
     shownTurn = { turn, ended };
     turnStatus.replaceChildren(badge(turnState));
   };
-  let closed = conversation.status === "closed";
+  let closed = false;
   const showStatus = (conversationState) => {
     closed = closed || conversationState === "closed";
     status.replaceChildren(badge(closed ? "closed" : conversationState));
   };
+  showStatus(conversation.status);
   showTurn(conversation.turn, conversation.turn_status);
   const chat = h("ol", { id: "chat", class: "log" });
   const output = h("p", { role: "status" });
