@@ -106,6 +106,12 @@ final class LocalAgentTurns {
             + " LEFT JOIN local_instance i ON i.instance_id = ?"
             + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
     /**
+     * The setting in which {@link #SHARES_LOCK} notes when it was asked for: {@link #RECORD} stamps a turn it claims at once
+     * with the instant read here before the locks plus the time it waited for them (PostgreSQL's own clock, as a duration),
+     * so that a turn recorded while a claim of its share held the lock is not dated before that claim's turns.
+     */
+    private static final String ASKED_AT = "agent_platform.shares_asked_at";
+    /**
      * The lock that orders the recording of a share's turns against its claims (the two-key form: apart from the channels'
      * one-key locks): shared by the recordings, which then run side by side, exclusive for a claim. An advisory lock, so
      * that recording a turn writes nothing to its share unless the share must learn of it.
@@ -113,13 +119,16 @@ final class LocalAgentTurns {
     private static final String SHARE_LOCK = "SELECT %s(" + FAIR_SHARE_LOCKS + ", hashtext(?::text || ':' || ?::text))";
     /**
      * The locks of the shares of turns recorded together (owners and priorities, as two arrays), shared, in one order: the
-     * recordings run side by side, a claim ({@link #SHARE_LOCK}, exclusive) waits for them or they for it.
+     * recordings run side by side, a claim ({@link #SHARE_LOCK}, exclusive) waits for them or they for it. Notes, for the
+     * transaction, when it was asked for ({@link #ASKED_AT}: the statement's start, before any wait).
      */
     private static final String SHARES_LOCK = "SELECT pg_advisory_xact_lock_shared(" + FAIR_SHARE_LOCKS
-            + ", hashtext(s.owner_id::text || ':' || s.priority::text)) FROM (SELECT DISTINCT owner_id, priority FROM unnest(?::uuid[], ?::int[]) AS t (owner_id, priority) ORDER BY 1, 2) s";
+            + ", hashtext(s.owner_id::text || ':' || s.priority::text)), set_config('" + ASKED_AT + "', statement_timestamp()::text, true)"
+            + " FROM (SELECT DISTINCT owner_id, priority FROM unnest(?::uuid[], ?::int[]) AS t (owner_id, priority) ORDER BY 1, 2) s";
     /**
      * Turns recorded (a dispatcher's batch, or one): claimed by this node at once when no share has turns waiting and this
-     * node has room for them all (the first parameter; there is nothing to be fair to), else waiting, each share told so by
+     * node has room for them all (the first parameter; there is nothing to be fair to; dated after the wait for the locks,
+     * {@link #ASKED_AT}), else waiting, each share told so by
      * its first turn when it did not know (an owner that had none waiting rejoins at the pass being served, or its own when
      * that is further: it does not catch up on the time it had nothing to run) or when that turn is below the share's cursor
      * (recorded out of order: the cursor moves down to it). A share that knows already is neither written nor locked, so a
@@ -129,14 +138,14 @@ final class LocalAgentTurns {
      * the instance and agent of one claimed at once.
      */
     private static final String RECORD = "WITH direct AS (SELECT ?::boolean AND NOT EXISTS (SELECT 1 FROM local_fair_share WHERE ready > 0)"
-            + " AS now),"
+            + " AS now, clock_timestamp() - current_setting('" + ASKED_AT + "')::timestamptz AS waited),"
             + " given AS (SELECT * FROM unnest(?::text[], ?::uuid[], ?::int[], ?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::bigint[],"
             + " ?::bigint[], ?::text[], ?::int[], ?::float8[]) AS g (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id,"
             + " runtime_epoch, log_window, input, priority, stride)),"
             + " recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id, runtime_epoch,"
             + " log_window, input, priority, state, claimed_by, claimed_at, created_at, updated_at)"
             + " SELECT g.kind, g.channel_id, g.turn, g.instance_id, g.agent_id, g.owner_id, g.context_id, g.runtime_epoch, g.log_window,"
-            + " g.input::jsonb, g.priority, CASE WHEN direct.now THEN 'running' ELSE 'ready' END, CASE WHEN direct.now THEN ? END, ?, ?, ?"
+            + " g.input::jsonb, g.priority, CASE WHEN direct.now THEN 'running' ELSE 'ready' END, CASE WHEN direct.now THEN ? END, ?::timestamptz + direct.waited, ?, ?"
             + " FROM given g, direct ON CONFLICT DO NOTHING RETURNING channel_id, turn, instance_id, agent_id, owner_id, priority, state,"
             + " log_window),"
             + " firsts AS (SELECT r.owner_id, r.priority, min(r.log_window) AS log_window, max(g.stride) AS stride FROM recorded r"

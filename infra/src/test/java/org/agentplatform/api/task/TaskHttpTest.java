@@ -5,11 +5,14 @@ import static org.agentplatform.infra.support.PlatformClient.body;
 import static org.agentplatform.infra.support.PlatformClient.data;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.infra.local.LocalRuntime;
 import org.agentplatform.infra.support.ApiTest;
@@ -35,6 +38,9 @@ import tools.jackson.databind.JsonNode;
  */
 class TaskHttpTest extends ApiTest {
 
+    /** The class of the fair shares' advisory locks in {@code LocalAgentTurns} ("FAIR"). */
+    private static final long FAIR_SHARE_LOCKS = 0x46414952;
+
     @Autowired
     private ChannelChunks chunks;
 
@@ -43,6 +49,9 @@ class TaskHttpTest extends ApiTest {
 
     @Autowired
     private EventProcessingConfiguration processing;
+
+    @Autowired
+    private DataSource dataSource;
 
     private PlatformClient owner;
     private String instance;
@@ -465,6 +474,36 @@ class TaskHttpTest extends ApiTest {
             dispatcher.start();
         }
         owner.awaitTask(agent, task, "completed");
+    }
+
+    @Test
+    void aTurnHandedInWhileAClaimOfItsShareHoldsTheLockIsDatedAfterItsWait() throws Exception {
+        String earlier = owner.task(agent, "earlier");
+        owner.awaitTask(agent, earlier, "completed");
+        UUID ownerId = jdbc().queryForObject("SELECT owner_id FROM local_turn WHERE channel_id = ?::uuid", UUID.class, earlier);
+        String task;
+        long heldNanos;
+        try (Connection claim = dataSource.getConnection()) {
+            claim.setAutoCommit(false);
+            // the lock a claim of the owner's tasks holds (LocalAgentTurns: the shares' class, the share's key), exclusive
+            try (PreparedStatement lock = claim.prepareStatement("SELECT pg_advisory_xact_lock(" + FAIR_SHARE_LOCKS
+                    + ", hashtext(?::text || ':1'))")) {
+                lock.setObject(1, ownerId);
+                lock.executeQuery().close();
+            }
+            task = owner.task(agent, "handed in behind a claim");
+            await(() -> jdbc().queryForObject("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2 AND NOT granted"
+                    + " AND classid::bigint = ?", Integer.class, FAIR_SHARE_LOCKS), waiting -> waiting > 0, "the hand-off waiting for the lock");
+            long waitingSince = System.nanoTime();
+            assertThat(owner.taskView(agent, task).get("status").asString()).as("while its turn waits").isEqualTo("queued");
+            heldNanos = System.nanoTime() - waitingSince;
+            claim.commit();
+        }
+        owner.awaitTask(agent, task, "completed");
+        // recorded with the instant read before the wait; claimed (at once: nothing waited) once the lock was let go
+        long recordedToClaimedMicros = jdbc().queryForObject("SELECT (extract(epoch FROM claimed_at - created_at) * 1000000)::bigint"
+                + " FROM local_turn WHERE channel_id = ?::uuid", Long.class, task);
+        assertThat(recordedToClaimedMicros).as("claimed no sooner than the lock was let go").isGreaterThanOrEqualTo(heldNanos / 1000);
     }
 
     private Map<String, Object> turnRow(String task) {
