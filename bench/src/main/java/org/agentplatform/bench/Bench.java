@@ -658,7 +658,7 @@ public final class Bench {
         json.put("a_backlog_at_stop", backlogAtStop);
         json.put("a_turns_started_out_of_creation_order", inversions);
         json.put("a_running_statuses", early[0]);
-        json.put("a_running_before_claimed", early[1]);
+        json.put("a_running_before_begun", early[1]);
         json.put("processor_lag_peak_events", peakLags);
         boolean sharing = shareDispatchSegment(agent, neighbour.agent());
         json.put("a_and_b_share_a_dispatch_segment", sharing);
@@ -673,10 +673,10 @@ public final class Bench {
         report.atMost("neighbour's invoke p99 during a flood / at rest", invokeRatio, "x", 2.0);
         report.atMost("neighbour's create -> done p99 during a flood / at rest", doneRatio, "x", 2.0);
         report.atMost("flooding owner's turns started out of creation order", inversions, "", 0.0);
-        report.atMost("flooding owner's tasks said running before a node claimed their turn", early[1], "", 0.0);
+        report.atMost("flooding owner's tasks said running before a worker began their turn", early[1], "", 0.0);
         System.out.printf("bench: neighbours: B's invoke at rest %s, during A's flood (%.0f/s) %s; B's create -> done at rest %s,"
                         + " during %s; A accepted %d, refused %d, backlog %d, %d turns started out of order, %d of %d running statuses"
-                        + " before their turn was claimed%n", atRest.invokes().summary(),
+                        + " before a worker began their turn%n", atRest.invokes().summary(),
                 floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(), flood.get().ok(),
                 flood.get().failed(), backlogAtStop, inversions, early[1], early[0]);
         System.out.println("bench: neighbours: each processor's peak lag during the flood (events): " + peakLags);
@@ -800,10 +800,11 @@ public final class Bench {
 
     /**
      * Of the bench agent's task turns started since {@code since}: how many statuses said {@code running}, and how many of
-     * them are dated before a node claimed the turn for a worker (a task said running while its turn still waited).
+     * them are dated before the runtime's worker began the turn (a task said running while its turn still waited). A turn's
+     * start is recorded with its end: turns still running are not compared.
      */
     private long[] runningBeforeBegun(String since) throws Exception {
-        return agentRowSince("SELECT count(*), count(*) FILTER (WHERE m.occurred_at < l.claimed_at) FROM local_turn l"
+        return agentRowSince("SELECT count(*), count(*) FILTER (WHERE m.occurred_at < l.began_at) FROM local_turn l"
                 + " JOIN channel_message m ON m.channel_id = l.channel_id AND m.turn = l.turn AND m.kind = 'task_status' AND m.status = 'running'"
                 + " WHERE l.created_at >= ?::timestamptz AND l.agent_id = ?::uuid AND l.kind = 'task'",
                 since, row -> new long[] {row.getLong(1), row.getLong(2)});
