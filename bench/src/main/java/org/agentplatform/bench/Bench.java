@@ -624,7 +624,9 @@ public final class Bench {
         Duration window = smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(60);
         Platform.Target neighbour = Platform.target(HOST, service, Platform.secondOwnerKey(HOST, service, serviceJar, "neighbour"));
         String restStarted = databaseNow();
-        Steady atRest = steady(neighbour, smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(20));
+        // as long at rest as during the flood: each p99 is then taken over as many samples (of 20 against 60, the slowest
+        // of the 60 would be compared with the slowest of 20, a larger tail with no flood at all)
+        Steady atRest = steady(neighbour, window);
         double floodRate = 2 * (sustainedPerSecond > 0 ? sustainedPerSecond : 250);
         AtomicReference<Load.Result> flood = new AtomicReference<>();
         String floodStarted = databaseNow();
