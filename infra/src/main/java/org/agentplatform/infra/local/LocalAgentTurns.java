@@ -128,12 +128,12 @@ final class LocalAgentTurns {
     /**
      * Turns recorded (a dispatcher's batch, or one): claimed by this node at once when no share has turns waiting and this
      * node has room for them all (the first parameter; there is nothing to be fair to; dated after the wait for the locks,
-     * {@link #ASKED_AT}), else waiting, each share told so by
-     * its first turn when it did not know (an owner that had none waiting rejoins at the pass being served, or its own when
-     * that is further: it does not catch up on the time it had nothing to run) or when that turn is below the share's cursor
-     * (recorded out of order: the cursor moves down to it). A share that knows already is neither written nor locked, so a
-     * flood writes its share once. Run after the shares' locks, shared ({@link #SHARES_LOCK}): a claim of a share either
-     * committed before (this statement sees what it left) or waits for this statement's commit (and then sees the turns).
+     * {@link #ASKED_AT}), else waiting, each share told so by its first turn when it did not know (an owner that had none
+     * waiting rejoins at the pass being served, or its own when that is further: it does not catch up on the time it had
+     * nothing to run) or when that turn is below the share's cursor (recorded out of order: the cursor moves down to it). A
+     * share that knows already is neither written nor locked, so a flood writes its share once. Run after the shares' locks,
+     * shared ({@link #SHARES_LOCK}): a claim of a share either committed before (this statement sees what it left) or waits
+     * for this statement's commit (and then sees the turns).
      * The turns come as arrays, one per column; answers each turn recorded now (one known already is left out), how, and
      * the instance and agent of one claimed at once.
      */
