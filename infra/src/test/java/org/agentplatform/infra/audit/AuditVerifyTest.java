@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,10 +25,13 @@ import org.agentplatform.infra.cli.AuditCommand;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.PlatformClient;
 import org.agentplatform.infra.support.PythonRecipe;
+import org.axonframework.config.EventProcessingConfiguration;
+import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.MediaType;
 
 /**
  * {@code audit verify} against the real store: it passes on an untouched store, and names exactly the event that was
@@ -39,6 +44,8 @@ class AuditVerifyTest extends ApiTest {
     private AuditCheckpoints checkpoints;
     @Autowired
     private DataSource dataSource;
+    @Autowired
+    private EventProcessingConfiguration processing;
 
     private PlatformClient owner;
     private List<Long> indexes;
@@ -163,6 +170,53 @@ class AuditVerifyTest extends ApiTest {
     }
 
     @Test
+    void anEventStoredLateIntoAGapTheChainStillAwaitsIsNotCalledLeftOut() throws Exception {
+        StreamingEventProcessor chain = processing.eventProcessor(AuditChain.GROUP, StreamingEventProcessor.class).orElseThrow();
+        long late;
+        try (Connection held = dataSource.getConnection()) {
+            // an event stored by a transaction that commits after later events were chained, as under load: until then its
+            // global index is a gap in the chain's token
+            held.setAutoCommit(false);
+            late = copyOfAControlAction(held, null);
+            String agent = owner.createAgent(owner.runningInstance("linux"), "chained past it");
+            String task = owner.task(agent, "chained past the late one");
+            owner.awaitTask(agent, task, "completed");
+            await(() -> jdbc().queryForObject("SELECT count(*) FROM audit_event a JOIN domain_event_entry e ON e.global_index"
+                    + " = a.global_index WHERE e.aggregate_identifier = ? AND a.global_index > ?", Long.class, task, late),
+                    chained -> chained == 4, "the task's later events chained");
+            chain.shutdownAsync().join();
+            held.commit();
+        }
+        try {
+            assertThat(jdbc().queryForObject("SELECT count(*) FROM audit_event WHERE global_index = ?", Long.class, late)).isZero();
+            assertThat(verify()).as("stored, not chained yet: the chain still awaits it; %s", output()).isZero();
+        } finally {
+            chain.start();
+        }
+        await(() -> jdbc().queryForObject("SELECT count(*) FROM audit_event WHERE global_index = ?", Long.class, late),
+                chained -> chained == 1, "the late event chained once its processor runs");
+        out.reset();
+        assertThat(verify()).as(output()).isZero();
+    }
+
+    @Test
+    void anEventInsertedWhereTheChainHasPassedIsNamed() throws Exception {
+        long inserted;
+        try (Connection connection = dataSource.getConnection()) {
+            // below every index the store gave out: the chain's processor went past it long ago
+            inserted = copyOfAControlAction(connection, -7L);
+        }
+        try {
+            assertThat(verify()).isEqualTo(1);
+            assertThat(output()).contains("event at global index " + inserted + " is in the event store but not in the chain");
+        } finally {
+            jdbc().update("DELETE FROM domain_event_entry WHERE global_index = ?", inserted);
+        }
+        out.reset();
+        assertThat(verify()).as(output()).isZero();
+    }
+
+    @Test
     void anExportVerifiesWithThePythonRecipeAndTheCommandAndAnEditedLineIsNamed(@TempDir Path scratch) throws Exception {
         byte[] export = owner.get("/api/v1/audit/export?since={since}", started.toString()).exchange().expectStatus().isOk().expectBody().returnResult().getResponseBody();
         Path file = scratch.resolve("audit-export.ndjson");
@@ -181,6 +235,26 @@ class AuditVerifyTest extends ApiTest {
         out.reset();
         assertThat(AuditCommand.run(new String[] {"verify", "--export", file.toString()}, print(), print())).isEqualTo(1);
         assertThat(output()).contains("event at global index " + index.group(1) + " ");
+    }
+
+    /**
+     * A copy of the owner's control action (an event only the audit chain takes up) stored through {@code connection}, at
+     * {@code index} or the store's next one; answers its global index.
+     */
+    private long copyOfAControlAction(Connection connection, Long index) throws Exception {
+        owner.post("/api/v1/instances/{i}/computer/move", owner.runningInstance("linux")).contentType(MediaType.APPLICATION_JSON)
+                .bodyValue(Map.of("x", 10, "y", 10)).exchange().expectStatus().isOk();
+        try (PreparedStatement copy = connection.prepareStatement("INSERT INTO domain_event_entry (" + (index == null ? "" : "global_index, ")
+                + "aggregate_identifier, sequence_number, type, event_identifier, meta_data, payload, payload_revision, payload_type,"
+                + " time_stamp) SELECT " + (index == null ? "" : index + ", ") + "id, 0, NULL, id, e.meta_data, e.payload,"
+                + " e.payload_revision, e.payload_type, e.time_stamp FROM (SELECT * FROM domain_event_entry WHERE payload_type LIKE"
+                + " '%ControlActionPerformed' ORDER BY global_index DESC LIMIT 1) e, (SELECT gen_random_uuid()::text AS id) copy"
+                + " RETURNING global_index")) {
+            try (ResultSet row = copy.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                return row.getLong(1);
+            }
+        }
     }
 
     /** Swaps the global indexes of two events, as if they had been stored in the other order. */
