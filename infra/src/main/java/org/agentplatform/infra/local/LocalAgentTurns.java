@@ -7,8 +7,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -106,11 +108,14 @@ final class LocalAgentTurns {
             + " LEFT JOIN local_instance i ON i.instance_id = ?"
             + " LEFT JOIN local_agent a ON a.instance_id = i.instance_id AND a.agent_id = ?";
     /**
-     * The setting in which {@link #SHARES_LOCK} notes when it was asked for: {@link #RECORD} stamps a turn it claims at once
-     * with the instant read here before the locks plus the time it waited for them (PostgreSQL's own clock, as a duration),
-     * so that a turn recorded while a claim of its share held the lock is not dated before that claim's turns.
+     * A turn's claim instant, in SQL: PostgreSQL's clock as the statement that claims it runs (one clock for every node, read
+     * once per statement, after its snapshot, before its commit: the turns of one claim share it), moved by how far this
+     * node's {@link Clock} is set from the system's (the parameter, in microseconds: zero but under a test's clock). A claim
+     * that saw another's commit is therefore dated after it, across nodes. An instant the node read before its statement was
+     * not: the node can stall between the two, and its claim then be dated before a claim it saw committed (a claim that
+     * found the other owner served took the flood's next turn, dated before the other owner's).
      */
-    private static final String ASKED_AT = "agent_platform.shares_asked_at";
+    private static final String CLAIM_INSTANT = "clock_timestamp() + ?::bigint * interval '1 microsecond'";
     /**
      * The lock that orders the recording of a share's turns against its claims (the two-key form: apart from the channels'
      * one-key locks): shared by the recordings, which then run side by side, exclusive for a claim. An advisory lock, so
@@ -119,16 +124,15 @@ final class LocalAgentTurns {
     private static final String SHARE_LOCK = "SELECT %s(" + FAIR_SHARE_LOCKS + ", hashtext(?::text || ':' || ?::text))";
     /**
      * The locks of the shares of turns recorded together (owners and priorities, as two arrays), shared, in one order: the
-     * recordings run side by side, a claim ({@link #SHARE_LOCK}, exclusive) waits for them or they for it. Notes, for the
-     * transaction, when it was asked for ({@link #ASKED_AT}: the statement's start, before any wait).
+     * recordings run side by side, a claim ({@link #SHARE_LOCK}, exclusive) waits for them or they for it.
      */
     private static final String SHARES_LOCK = "SELECT pg_advisory_xact_lock_shared(" + FAIR_SHARE_LOCKS
-            + ", hashtext(s.owner_id::text || ':' || s.priority::text)), set_config('" + ASKED_AT + "', statement_timestamp()::text, true)"
+            + ", hashtext(s.owner_id::text || ':' || s.priority::text))"
             + " FROM (SELECT DISTINCT owner_id, priority FROM unnest(?::uuid[], ?::int[]) AS t (owner_id, priority) ORDER BY 1, 2) s";
     /**
      * Turns recorded (a dispatcher's batch, or one): claimed by this node at once when no share has turns waiting and this
-     * node has room for them all (the first parameter; there is nothing to be fair to; dated after the wait for the locks,
-     * {@link #ASKED_AT}), else waiting, each share told so by its first turn when it did not know (an owner that had none
+     * node has room for them all (the first parameter; there is nothing to be fair to; dated {@link #CLAIM_INSTANT}, after the
+     * wait for the locks), else waiting, each share told so by its first turn when it did not know (an owner that had none
      * waiting rejoins at the pass being served, or its own when that is further: it does not catch up on the time it had
      * nothing to run) or when that turn is below the share's cursor (recorded out of order: the cursor moves down to it). A
      * share that knows already is neither written nor locked, so a flood writes its share once. Run after the shares' locks,
@@ -137,15 +141,15 @@ final class LocalAgentTurns {
      * The turns come as arrays, one per column; answers each turn recorded now (one known already is left out), how, and
      * the instance and agent of one claimed at once.
      */
-    private static final String RECORD = "WITH direct AS (SELECT ?::boolean AND NOT EXISTS (SELECT 1 FROM local_fair_share WHERE ready > 0)"
-            + " AS now, clock_timestamp() - current_setting('" + ASKED_AT + "')::timestamptz AS waited),"
+    private static final String RECORD = "WITH direct AS (SELECT ?::boolean AND NOT EXISTS (SELECT 1 FROM local_fair_share WHERE ready > 0) AS now,"
+            + " " + CLAIM_INSTANT + " AS at),"
             + " given AS (SELECT * FROM unnest(?::text[], ?::uuid[], ?::int[], ?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::bigint[],"
             + " ?::bigint[], ?::text[], ?::int[], ?::float8[]) AS g (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id,"
             + " runtime_epoch, log_window, input, priority, stride)),"
             + " recorded AS (INSERT INTO local_turn (kind, channel_id, turn, instance_id, agent_id, owner_id, context_id, runtime_epoch,"
             + " log_window, input, priority, state, claimed_by, claimed_at, created_at, updated_at)"
             + " SELECT g.kind, g.channel_id, g.turn, g.instance_id, g.agent_id, g.owner_id, g.context_id, g.runtime_epoch, g.log_window,"
-            + " g.input::jsonb, g.priority, CASE WHEN direct.now THEN 'running' ELSE 'ready' END, CASE WHEN direct.now THEN ? END, ?::timestamptz + direct.waited, ?, ?"
+            + " g.input::jsonb, g.priority, CASE WHEN direct.now THEN 'running' ELSE 'ready' END, CASE WHEN direct.now THEN ? END, direct.at, ?, ?"
             + " FROM given g, direct ON CONFLICT DO NOTHING RETURNING channel_id, turn, instance_id, agent_id, owner_id, priority, state,"
             + " log_window),"
             + " firsts AS (SELECT r.owner_id, r.priority, min(r.log_window) AS log_window, max(g.stride) AS stride FROM recorded r"
@@ -182,9 +186,9 @@ final class LocalAgentTurns {
             + " AND l.log_window > (SELECT claimed_through FROM share) ORDER BY l.log_window"
             + " LIMIT (SELECT CASE WHEN rival IS NULL THEN ? ELSE LEAST(?, GREATEST(0, 1 + floor((rival - pass) / stride)::int)) END FROM share)"
             + " FOR UPDATE OF l),"
-            + " claimed AS (UPDATE local_turn l SET state = 'running', claimed_by = ?, claimed_at = ?, updated_at = ? FROM take"
-            + " WHERE l.channel_id = take.channel_id AND l.turn = take.turn RETURNING l.kind, l.channel_id, l.turn, l.instance_id,"
-            + " l.agent_id, l.owner_id, l.context_id, l.runtime_epoch, l.log_window, l.input, l.priority),"
+            + " claimed AS (UPDATE local_turn l SET state = 'running', claimed_by = ?, claimed_at = (SELECT " + CLAIM_INSTANT + "),"
+            + " updated_at = ? FROM take WHERE l.channel_id = take.channel_id AND l.turn = take.turn"
+            + " RETURNING l.kind, l.channel_id, l.turn, l.instance_id, l.agent_id, l.owner_id, l.context_id, l.runtime_epoch, l.log_window, l.input, l.priority),"
             + " through AS (SELECT s.owner_id, s.priority, GREATEST(s.claimed_through, (SELECT max(log_window) FROM take)) AS upto FROM share s),"
             + " moved AS (UPDATE local_fair_share f SET pass = f.pass + f.stride * (SELECT count(*) FROM claimed), claimed_through = t.upto,"
             + " ready = CASE WHEN EXISTS (SELECT 1 FROM local_turn l WHERE l.owner_id = t.owner_id AND l.priority = t.priority"
@@ -317,7 +321,7 @@ final class LocalAgentTurns {
         OffsetDateTime now = now();
         Object[] owners = turns.stream().map(turn -> turn.ownerId().value()).toArray(UUID[]::new);
         Object[] priorities = turns.stream().map(turn -> turn.interactive() ? INTERACTIVE : BATCH).toArray(Integer[]::new);
-        List<Object> columns = Arrays.asList(queued.get() + turns.size() <= maxQueued,
+        List<Object> columns = Arrays.asList(queued.get() + turns.size() <= maxQueued, clockOffsetMicros(),
                 turns.stream().map(turn -> turn.kind().wireName()).toArray(String[]::new),
                 turns.stream().map(AgentTurn::channel).toArray(UUID[]::new),
                 turns.stream().map(AgentTurn::turn).toArray(Integer[]::new),
@@ -330,7 +334,7 @@ final class LocalAgentTurns {
                 turns.stream().map(turn -> JSON.writeValueAsString(turn.message())).toArray(String[]::new),
                 priorities,
                 turns.stream().map(turn -> 1.0 / Math.max(1, weights.apply(turn.ownerId()))).toArray(Double[]::new),
-                node, now, now, now);
+                node, now, now);
         // under the shares' locks, shared, in one round trip with them
         Map<ChannelTurn, Recorded> recorded = AfterLock.rows(jdbc, SHARES_LOCK, RECORD, AfterLock.arguments(List.of(owners, priorities), columns),
                         (row, index) -> new Recorded(new ChannelTurn(row.getObject("channel_id", UUID.class), row.getInt("turn")),
@@ -411,10 +415,8 @@ final class LocalAgentTurns {
         int priority = ((Number) picked.getFirst().get("priority")).intValue();
         List<Claimed> taken = transactions.execute(status -> {
             jdbc.query(SHARE_LOCK.formatted("pg_advisory_xact_lock"), row -> null, owner, priority);
-            // the instant read once the lock is this node's: claims of one share are stamped in the order they were made
-            OffsetDateTime now = now();
             return jdbc.query(CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)), owner, priority, owner, priority, max, max,
-                    node, now, now);
+                    node, clockOffsetMicros(), now());
         });
         taken.forEach(next -> run(next.turn(), next.placement()));
         // a share picked, none taken: another node's claims made another share the one to serve, or its flag was stale
@@ -889,6 +891,11 @@ final class LocalAgentTurns {
             case Rejected rejected -> rejected.reason();
             case Unavailable unavailable -> unavailable.message();
         };
+    }
+
+    /** How far this node's clock is set from the system's, in microseconds ({@link #CLAIM_INSTANT}): zero on the system clock. */
+    private long clockOffsetMicros() {
+        return Clock.systemUTC().equals(clock) ? 0 : ChronoUnit.MICROS.between(Instant.now(), clock.instant());
     }
 
     private OffsetDateTime now() {
