@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.IntStream;
 import javax.sql.DataSource;
 import org.agentplatform.infra.support.ApiTest;
 import org.agentplatform.infra.support.HeldChannel;
@@ -59,6 +62,44 @@ class InteractiveFirstHttpTest extends ApiTest {
         assertThat(claimedAt(conversation)).as("the message was claimed after the tasks").isAfter(claimedAt(second));
         assertThat(beganAt(conversation)).as("the message began first once the worker was free").isBefore(beganAt(first))
                 .isBefore(beganAt(second));
+    }
+
+    /**
+     * A claim is dated as its statement runs, not when its node read the time before sending it: the claimer, stalled after
+     * its clock read while the database's clock moves on, dates the turns it then claims after the stall. (Across nodes, a
+     * claim dated earlier than what its statement saw made the order of claims lie: TwoNodeFairOrderTest failed on it.)
+     */
+    @Test
+    void aClaimIsDatedAsItsStatementRunsNotWhenItsNodeReadTheTime() throws Exception {
+        PlatformClient batch = stranger();
+        String agent = batch.createAgent(batch.runningInstance("linux"), "batch");
+        String blocking = batch.task(agent, HeldChannel.HOLDING_TURN);
+        AtomicReference<Stalled> stalled = new AtomicReference<>();
+        List<String> tasks;
+        try (HeldChannel held = HeldChannel.holdingItsWorker(dataSource, jdbc(), blocking)) {
+            // the claimer's next claim stalls after its clock read: the database's instant then, and the turns still waiting
+            // (this claim takes some of them, later claims the rest; none is claimed at hand-in while any waits)
+            clock.stallNextRead("local-turn-claimer", () -> stalled.set(new Stalled(
+                    jdbc().queryForObject("SELECT clock_timestamp()", OffsetDateTime.class),
+                    jdbc().queryForList("SELECT channel_id::text FROM local_turn WHERE state = 'ready' AND agent_id = ?::uuid", String.class,
+                            agent))));
+            // room for four claimed turns beside the held worker: at least one of five waits for the claimer
+            tasks = IntStream.rangeClosed(1, 5).mapToObj(index -> batch.task(agent, "task " + index)).toList();
+            await(() -> tasks.stream().filter(task -> runtimeState(task) != null).count(), recorded -> recorded == tasks.size(),
+                    "the five tasks recorded");
+        }
+        for (String task : tasks) {
+            batch.awaitTask(agent, task, "completed");
+        }
+        assertThat(stalled.get()).as("the claimer stalled in a claim").isNotNull();
+        assertThat(stalled.get().waiting()).as("turns waiting for that claim").isNotEmpty();
+        for (String task : stalled.get().waiting()) {
+            assertThat(claimedAt(task)).as("claimed after the stall").isAfter(stalled.get().at());
+        }
+    }
+
+    /** The database's instant while the claimer stalled, and the turns then waiting in the table. */
+    private record Stalled(OffsetDateTime at, List<String> waiting) {
     }
 
     private String runtimeState(String channel) {
