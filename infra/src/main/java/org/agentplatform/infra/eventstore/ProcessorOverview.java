@@ -53,8 +53,9 @@ final class ProcessorOverview implements NodeProcessors {
         List<Processor> processors = new ArrayList<>();
         new TreeMap<>(processing.eventProcessors()).forEach((name, processor) -> {
             if (processor instanceof StreamingEventProcessor streaming) {
+                // one read of the segments' positions: the lag shown is the head less the position shown beside it
                 OptionalLong slowest = StoreHead.slowest(streaming);
-                OptionalLong lag = StoreHead.lag(streaming, head);
+                OptionalLong lag = StoreHead.lag(slowest, head);
                 Parked letters = parked.getOrDefault(name, Parked.NONE);
                 processors.add(new Processor(name, head, slowest.isPresent() ? slowest.getAsLong() : null,
                         lag.isPresent() ? lag.getAsLong() : null, segments.getOrDefault(name, 0),

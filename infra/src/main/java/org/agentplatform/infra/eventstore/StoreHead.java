@@ -37,7 +37,11 @@ public final class StoreHead {
 
     /** How many events {@code head} is ahead of the processor's slowest segment on this node; empty when it holds none here. */
     public static OptionalLong lag(StreamingEventProcessor processor, long head) {
-        OptionalLong slowest = slowest(processor);
+        return lag(slowest(processor), head);
+    }
+
+    /** How far {@code slowest} (a processor's slowest position, as read) is behind {@code head}; empty when it is. */
+    public static OptionalLong lag(OptionalLong slowest, long head) {
         return slowest.isEmpty() ? slowest : OptionalLong.of(Math.max(0, head - slowest.getAsLong()));
     }
 

@@ -188,7 +188,8 @@ final class LocalAgentTurns {
             + " FOR UPDATE OF l),"
             + " claimed AS (UPDATE local_turn l SET state = 'running', claimed_by = ?, claimed_at = (SELECT " + CLAIM_INSTANT + "),"
             + " updated_at = ? FROM take WHERE l.channel_id = take.channel_id AND l.turn = take.turn"
-            + " RETURNING l.kind, l.channel_id, l.turn, l.instance_id, l.agent_id, l.owner_id, l.context_id, l.runtime_epoch, l.log_window, l.input, l.priority),"
+            + " RETURNING l.kind, l.channel_id, l.turn, l.instance_id, l.agent_id, l.owner_id, l.context_id, l.runtime_epoch, l.log_window,"
+            + " l.input, l.priority),"
             + " through AS (SELECT s.owner_id, s.priority, GREATEST(s.claimed_through, (SELECT max(log_window) FROM take)) AS upto FROM share s),"
             + " moved AS (UPDATE local_fair_share f SET pass = f.pass + f.stride * (SELECT count(*) FROM claimed), claimed_through = t.upto,"
             + " ready = CASE WHEN EXISTS (SELECT 1 FROM local_turn l WHERE l.owner_id = t.owner_id AND l.priority = t.priority"
@@ -500,11 +501,13 @@ final class LocalAgentTurns {
         jdbc.update("UPDATE local_turn l SET state = 'stopped', updated_at = ? WHERE" + FORSAKEN
                 + " AND EXISTS (SELECT 1 FROM local_turn later WHERE later.channel_id = l.channel_id AND later.turn > l.turn)",
                 Stream.concat(Stream.of(now()), Stream.of(forsaken)).toArray());
-        List<AgentTurn> orphans = jdbc.query("UPDATE local_turn l SET claimed_by = ?, claimed_at = ?, updated_at = ? WHERE" + FORSAKEN
+        // taken over is claimed again, and dated as every claim is (CLAIM_INSTANT): the claims' record keeps one clock
+        List<AgentTurn> orphans = jdbc.query("UPDATE local_turn l SET claimed_by = ?, claimed_at = (SELECT " + CLAIM_INSTANT + "),"
+                        + " updated_at = ? WHERE" + FORSAKEN
                         + " RETURNING kind, channel_id, turn, instance_id, agent_id, owner_id, context_id, runtime_epoch, log_window,"
                         + " input::text AS input, priority",
                 (row, index) -> turnOf(row),
-                Stream.concat(Stream.of(node, now(), now()), Stream.of(forsaken)).toArray());
+                Stream.concat(Stream.of(node, clockOffsetMicros(), now()), Stream.of(forsaken)).toArray());
         orphans.forEach(turn -> {
             log.atInfo().addKeyValue(turn.kind().wireName() + "_id", turn.channel().toString()).addKeyValue("turn", turn.turn())
                     .log("taking over a turn whose node went silent");
