@@ -1,5 +1,6 @@
 package org.agentplatform.infra.eventstore;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -274,8 +275,8 @@ public class AxonConfiguration {
     }
 
     @Bean
-    ProcessorFailures processorFailures() {
-        return new ProcessorFailures();
+    ProcessorFailures processorFailures(JdbcTemplate jdbc, Clock clock) {
+        return new ProcessorFailures(jdbc, clock);
     }
 
     @Bean

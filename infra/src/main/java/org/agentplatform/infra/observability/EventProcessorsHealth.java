@@ -9,16 +9,20 @@ import org.agentplatform.infra.eventstore.ProcessorDeadLetters;
 import org.agentplatform.infra.eventstore.ProcessorFailures;
 import org.agentplatform.infra.eventstore.StoreHead;
 import org.axonframework.config.EventProcessingConfiguration;
-import org.axonframework.eventhandling.EventTrackerStatus;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * Whether the event processors make progress (part of readiness): DOWN when one is not running, keeps failing
- * (its batches fail and are retried: the database under it is in trouble, see {@link ProcessorDeadLetters}), or
+ * Whether the event processors make progress (part of readiness): DOWN when one is not running, its coordinator is in
+ * back-off (it could not claim its segments or read the store), it keeps failing (its batches fail and are retried: the
+ * database under it is in trouble, see {@link ProcessorDeadLetters}; judged by {@link ProcessorFailures} alone), or it
  * has not moved for {@link #STALLED} while events wait for it. It comes back by itself once they move again.
  * A processor whose segments all run on other nodes is not judged here.
+ *
+ * <p>A segment's own error state is not a judgement: it lasts from a failed batch until the segment is released (a
+ * moment), so read at a first failure it said DOWN and, once the segment was released, UP while the processor went on
+ * failing. A failed batch counts through {@link ProcessorFailures}, which holds until the processor passes its events.
  */
 public final class EventProcessorsHealth implements HealthIndicator {
 
@@ -61,16 +65,11 @@ public final class EventProcessorsHealth implements HealthIndicator {
             return "not running";
         }
         if (processor.isError()) {
-            return "failing: its batches keep failing and are retried with back-off";
+            return "failing: its coordinator could not claim its segments or read the store, and retries with back-off";
         }
         String failing = failures.failing(name);
         if (failing != null) {
             return failing;
-        }
-        for (EventTrackerStatus status : processor.processingStatus().values()) {
-            if (status.isErrorState()) {
-                return "failing: " + status.getError();
-            }
         }
         OptionalLong slowest = StoreHead.slowest(processor);
         if (slowest.isEmpty() || slowest.getAsLong() >= head) {
