@@ -87,8 +87,12 @@ public final class ProcessorFailures implements ErrorHandler {
             return null;
         }
         Failure last = held.peekLast();
-        if (last == null || last.at().isBefore(clock.instant().minus(RETRIED_WITHIN))) {
-            held.clear();
+        if (last == null) {
+            return null;
+        }
+        if (last.at().isBefore(clock.instant().minus(RETRIED_WITHIN))) {
+            // those up to the last one read, not all: a failure recorded since is a new try, counted afresh
+            held.removeIf(failure -> !failure.at().isAfter(last.at()));
             return null;
         }
         StoredTokens.Progress passed = progress.apply(processor);

@@ -78,6 +78,20 @@ class ProcessorFailuresTest {
     }
 
     @Test
+    void aFailureRecordedWhileOldOnesAreForgottenIsKept() {
+        failOn(100);
+        failOn(100);
+        failOn(100);
+        clock.advance(ProcessorFailures.RETRIED_WITHIN.plusSeconds(1));
+        // a new try fails between the check's read of the last failure and its forgetting of the old ones
+        clock.stallNextRead(Thread.currentThread().getName(), () -> failOn(100));
+        assertThat(failures.failing(PROCESSOR)).as("the old ones forgotten").isNull();
+        failOn(100);
+        failOn(100);
+        assertThat(failures.failing(PROCESSOR)).as("the one recorded meanwhile counts: three since").startsWith("failing: 3 batches");
+    }
+
+    @Test
     void otherProcessorsAreNotTouched() {
         failOn(100);
         failOn(100);
