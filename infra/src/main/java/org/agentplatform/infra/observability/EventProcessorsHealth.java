@@ -72,7 +72,8 @@ public final class EventProcessorsHealth implements HealthIndicator {
             return failing;
         }
         OptionalLong slowest = StoreHead.slowest(processor);
-        if (slowest.isEmpty() || slowest.getAsLong() >= head) {
+        OptionalLong behind = StoreHead.lag(slowest, head);
+        if (behind.isEmpty() || behind.getAsLong() == 0) {
             progress.remove(name);
             return null;
         }
@@ -82,6 +83,6 @@ public final class EventProcessorsHealth implements HealthIndicator {
             return null;
         }
         long idle = Duration.ofNanos(now - seen.sinceNanos()).toSeconds();
-        return idle >= STALLED.toSeconds() ? "stalled: no progress for " + idle + " s, " + (head - slowest.getAsLong()) + " events behind" : null;
+        return idle >= STALLED.toSeconds() ? "stalled: no progress for " + idle + " s, " + behind.getAsLong() + " events behind" : null;
     }
 }
