@@ -77,10 +77,13 @@ public final class ProcessCommands {
      * owner, request id, and itself as the actor answering that event).
      */
     public static Executor carrying(Executor executor) {
-        return task -> {
-            MetaData context = CurrentUnitOfWork.isStarted() ? CurrentUnitOfWork.correlationData() : HANDED_ON.get();
-            executor.execute(() -> within(context, task));
-        };
+        return task -> executor.execute(carried(task));
+    }
+
+    /** {@code work}, to run later elsewhere, sending its commands in the context they would have here and now. */
+    public static Runnable carried(Runnable work) {
+        MetaData context = CurrentUnitOfWork.isStarted() ? CurrentUnitOfWork.correlationData() : HANDED_ON.get();
+        return () -> within(context, work);
     }
 
     private static void within(MetaData context, Runnable work) {

@@ -3,6 +3,8 @@ package org.agentplatform.command.operation;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.instance.ReadinessCheck;
@@ -34,6 +36,10 @@ import org.slf4j.LoggerFactory;
  * starts once its instance runs (at the instance's runtime epoch, with an answer deadline); a started
  * one is sent to the runtime; a cancel of a running one is passed on. Work happens off the processor's
  * thread; what a crash loses there is recovered by {@link #dispatch} sweeps and the deadlines.
+ *
+ * <p>An operation's call and its cancel reach the runtime in that order ({@link #inOrder}): handed to the pool side by
+ * side, a cancel could be passed on before its call was, find no call to drop, and be lost (the call then ran to its
+ * answer deadline: {@code outcome_unknown} instead of {@code cancelled}).
  */
 @ProcessingGroup(OperationDispatcher.GROUP)
 public class OperationDispatcher {
@@ -45,6 +51,10 @@ public class OperationDispatcher {
     private final InstanceRuntime runtime;
     private final QueuedOperations queued;
     private final Executor executor;
+    /** Where the work of one operation runs in order: the pool, each piece carrying its handler's context. */
+    private final Executor pool;
+    /** Per operation, its last piece of work for the runtime not done yet: the next waits for it. */
+    private final Map<OperationId, CompletableFuture<Void>> lanes = new ConcurrentHashMap<>();
     private final Clock clock;
     private final Duration answerTimeout;
 
@@ -54,6 +64,7 @@ public class OperationDispatcher {
         this.runtime = runtime;
         this.queued = queued;
         this.executor = ProcessCommands.carrying(executor);
+        this.pool = executor;
         this.clock = clock;
         this.answerTimeout = answerTimeout;
     }
@@ -70,7 +81,7 @@ public class OperationDispatcher {
 
     @EventHandler
     void on(OperationStarted event) {
-        executor.execute(() -> runtime
+        inOrder(event.operationId(), () -> runtime
                 .invoke(new RuntimeCall(event.instanceId(), event.ownerId(), event.runtimeEpoch(), event.operationId(),
                         event.method(), event.params()))
                 .whenComplete((outcome, failure) -> {
@@ -84,12 +95,31 @@ public class OperationDispatcher {
                 }));
     }
 
-    /** A runtime that drops the call answers {@code Aborted} to the pending invoke, which confirms the cancel. */
+    /**
+     * A runtime that drops the call answers {@code Aborted} to the pending invoke, which confirms the cancel. Passed on once
+     * the call was: a cancel that came first would find nothing to drop.
+     */
     @EventHandler
     void on(OperationCancelRequested event) {
         if (event.status() == OperationStatus.RUNNING) {
-            executor.execute(() -> runtime.cancel(event.instanceId(), event.operationId()));
+            inOrder(event.operationId(), () -> runtime.cancel(event.instanceId(), event.operationId()));
         }
+    }
+
+    /**
+     * Runs {@code work} on the pool after the operation's work handed on before it (a failed piece included), in the context
+     * of the handler that hands it on now. A call's piece is done once the runtime has the call, not when it answers.
+     */
+    private void inOrder(OperationId operation, Runnable work) {
+        Runnable carried = ProcessCommands.carried(work);
+        CompletableFuture<Void> next = lanes.compute(operation, (id, last) -> (last == null ? CompletableFuture.<Void>completedFuture(null)
+                : last.exceptionally(failed -> null)).thenRunAsync(carried, pool));
+        next.whenComplete((done, failure) -> {
+            lanes.remove(operation, next);
+            if (failure != null) {
+                log.atWarn().addKeyValue("operation_id", operation.toString()).setCause(failure).log("runtime work failed");
+            }
+        });
     }
 
     /** Starts every queued operation of a running instance (also what the sweeper calls). */
