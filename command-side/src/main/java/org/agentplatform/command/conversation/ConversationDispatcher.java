@@ -1,6 +1,7 @@
 package org.agentplatform.command.conversation;
 
 import java.util.concurrent.Executor;
+import org.agentplatform.command.OrderedWork;
 import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.turn.AgentRuntime;
 import org.agentplatform.command.turn.AgentTurn;
@@ -9,6 +10,7 @@ import org.agentplatform.kernel.GlobalIndex;
 import org.agentplatform.kernel.conversation.ConversationCommand.EndTurn;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnCanceled;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnStarted;
+import org.agentplatform.kernel.conversation.ConversationId;
 import org.agentplatform.kernel.conversation.ConversationRef;
 import org.agentplatform.kernel.task.TaskFailure;
 import org.agentplatform.kernel.task.TaskMessage;
@@ -32,17 +34,18 @@ public class ConversationDispatcher {
 
     private final CommandGateway commands;
     private final AgentRuntime runtime;
-    private final Executor executor;
+    /** A conversation's turns and their stops, in the order they came: a stop never overtakes the turn it stops. */
+    private final OrderedWork<ConversationId> ordered;
 
     public ConversationDispatcher(CommandGateway commands, AgentRuntime runtime, Executor executor) {
         this.commands = commands;
         this.runtime = runtime;
-        this.executor = ProcessCommands.carrying(executor);
+        this.ordered = new OrderedWork<>(executor);
     }
 
     @EventHandler
     void on(TurnStarted event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
-        executor.execute(() -> handOff(event.conversation(), event.turn(), globalIndex, event.message()));
+        ordered.run(event.conversation().conversationId(), () -> handOff(event.conversation(), event.turn(), globalIndex, event.message()));
     }
 
     /**
@@ -58,6 +61,6 @@ public class ConversationDispatcher {
 
     @EventHandler
     void on(TurnCanceled event) {
-        executor.execute(() -> runtime.stopTurn(event.conversationId().value(), event.turn()));
+        ordered.run(event.conversationId(), () -> runtime.stopTurn(event.conversationId().value(), event.turn()));
     }
 }

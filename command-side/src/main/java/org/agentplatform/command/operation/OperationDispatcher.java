@@ -3,9 +3,8 @@ package org.agentplatform.command.operation;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import org.agentplatform.command.OrderedWork;
 import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.instance.ReadinessCheck;
 import org.agentplatform.command.operation.RuntimeOutcome.Aborted;
@@ -37,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * one is sent to the runtime; a cancel of a running one is passed on. Work happens off the processor's
  * thread; what a crash loses there is recovered by {@link #dispatch} sweeps and the deadlines.
  *
- * <p>An operation's call and its cancel reach the runtime in that order ({@link #inOrder}): handed to the pool side by
+ * <p>An operation's call and its cancel reach the runtime in that order ({@link OrderedWork}): handed to the pool side by
  * side, a cancel could be passed on before its call was, find no call to drop, and be lost (the call then ran to its
  * answer deadline: {@code outcome_unknown} instead of {@code cancelled}).
  */
@@ -51,10 +50,8 @@ public class OperationDispatcher {
     private final InstanceRuntime runtime;
     private final QueuedOperations queued;
     private final Executor executor;
-    /** Where the work of one operation runs in order: the pool, each piece carrying its handler's context. */
-    private final Executor pool;
-    /** Per operation, its last piece of work for the runtime not done yet: the next waits for it. */
-    private final Map<OperationId, CompletableFuture<Void>> lanes = new ConcurrentHashMap<>();
+    /** An operation's call and cancel, in that order. */
+    private final OrderedWork<OperationId> ordered;
     private final Clock clock;
     private final Duration answerTimeout;
 
@@ -64,7 +61,7 @@ public class OperationDispatcher {
         this.runtime = runtime;
         this.queued = queued;
         this.executor = ProcessCommands.carrying(executor);
-        this.pool = executor;
+        this.ordered = new OrderedWork<>(executor);
         this.clock = clock;
         this.answerTimeout = answerTimeout;
     }
@@ -81,7 +78,8 @@ public class OperationDispatcher {
 
     @EventHandler
     void on(OperationStarted event) {
-        inOrder(event.operationId(), () -> runtime
+        // the call's piece ends once the runtime has the call, not when it answers
+        ordered.run(event.operationId(), () -> runtime
                 .invoke(new RuntimeCall(event.instanceId(), event.ownerId(), event.runtimeEpoch(), event.operationId(),
                         event.method(), event.params()))
                 .whenComplete((outcome, failure) -> {
@@ -102,24 +100,8 @@ public class OperationDispatcher {
     @EventHandler
     void on(OperationCancelRequested event) {
         if (event.status() == OperationStatus.RUNNING) {
-            inOrder(event.operationId(), () -> runtime.cancel(event.instanceId(), event.operationId()));
+            ordered.run(event.operationId(), () -> runtime.cancel(event.instanceId(), event.operationId()));
         }
-    }
-
-    /**
-     * Runs {@code work} on the pool after the operation's work handed on before it (a failed piece included), in the context
-     * of the handler that hands it on now. A call's piece is done once the runtime has the call, not when it answers.
-     */
-    private void inOrder(OperationId operation, Runnable work) {
-        Runnable carried = ProcessCommands.carried(work);
-        CompletableFuture<Void> next = lanes.compute(operation, (id, last) -> (last == null ? CompletableFuture.<Void>completedFuture(null)
-                : last.exceptionally(failed -> null)).thenRunAsync(carried, pool));
-        next.whenComplete((done, failure) -> {
-            lanes.remove(operation, next);
-            if (failure != null) {
-                log.atWarn().addKeyValue("operation_id", operation.toString()).setCause(failure).log("runtime work failed");
-            }
-        });
     }
 
     /** Starts every queued operation of a running instance (also what the sweeper calls). */

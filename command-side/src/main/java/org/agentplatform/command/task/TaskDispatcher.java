@@ -1,6 +1,7 @@
 package org.agentplatform.command.task;
 
 import java.util.concurrent.Executor;
+import org.agentplatform.command.OrderedWork;
 import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.instance.ReadinessCheck;
 import org.agentplatform.command.turn.AgentRuntime;
@@ -26,6 +27,7 @@ import org.axonframework.commandhandling.gateway.CommandGateway;
 import org.axonframework.config.ProcessingGroup;
 import org.axonframework.eventhandling.EventHandler;
 import org.axonframework.messaging.annotation.MetaDataValue;
+import org.axonframework.messaging.unitofwork.CurrentUnitOfWork;
 
 /**
  * Moves tasks to their agent's runtime: a task starts with its creation at the runtime epoch its creator saw
@@ -33,7 +35,8 @@ import org.axonframework.messaging.annotation.MetaDataValue;
  * {@code agent_offline}), or, created without one, once its instance serves; each started or continued turn
  * goes to the runtime; a canceled or timed-out task's turn is stopped. Started turns are handed on as the processor's
  * batch commits (one short write for the batch), the rest off its thread; what a crash loses there is swept
- * ({@link #dispatchQueuedOn}) and turns are recovered by the runtime.
+ * ({@link #dispatchQueuedOn}) and turns are recovered by the runtime. A stop reaches the runtime after the turns it stops
+ * ({@link #stopAfterHandOff}): before them, it found no turn to stop, and the turn then ran for a task already over.
  */
 @ProcessingGroup(TaskDispatcher.GROUP)
 public class TaskDispatcher {
@@ -46,6 +49,8 @@ public class TaskDispatcher {
     private final QueuedTasks queued;
     private final Executor executor;
     private final BatchHandOff started;
+    /** A task's continued turns and its stop, in that order. */
+    private final OrderedWork<TaskId> ordered;
 
     public TaskDispatcher(CommandGateway commands, AgentRuntime runtime, QueuedTasks queued, Executor executor) {
         this.commands = commands;
@@ -53,6 +58,7 @@ public class TaskDispatcher {
         this.started = new BatchHandOff(runtime);
         this.queued = queued;
         this.executor = ProcessCommands.carrying(executor);
+        this.ordered = new OrderedWork<>(executor);
     }
 
     /**
@@ -93,7 +99,7 @@ public class TaskDispatcher {
     /** The caller's answer goes to the runtime at its current epoch; an instance that stopped meanwhile fails the task. */
     @EventHandler
     void on(TaskContinued event, @MetaDataValue(GlobalIndex.KEY) Long globalIndex) {
-        executor.execute(() -> handOff(event.task(), event.turn(), globalIndex, event.message(), false));
+        ordered.run(event.taskId(), () -> handOff(event.task(), event.turn(), globalIndex, event.message(), false));
     }
 
     /**
@@ -107,12 +113,25 @@ public class TaskDispatcher {
 
     @EventHandler
     void on(TaskCanceled event) {
-        executor.execute(() -> runtime.stopTurns(event.taskId().value()));
+        stopAfterHandOff(event.taskId());
     }
 
     @EventHandler
     void on(TaskTimedOut event) {
-        executor.execute(() -> runtime.stopTurns(event.taskId().value()));
+        stopAfterHandOff(event.taskId());
+    }
+
+    /**
+     * Stops the task's turns once the runtime has them: after the turns its batch started are handed over (as the batch
+     * prepares its commit, {@link BatchHandOff}, which registered first) and after its continued turns handed to the pool.
+     */
+    private void stopAfterHandOff(TaskId task) {
+        Runnable stop = ProcessCommands.carried(() -> runtime.stopTurns(task.value()));
+        if (CurrentUnitOfWork.isStarted()) {
+            CurrentUnitOfWork.get().root().onPrepareCommit(batch -> ordered.run(task, stop));
+        } else {
+            ordered.run(task, stop);
+        }
     }
 
     /** Starts every queued task of an instance that serves (also what the sweeper calls). */

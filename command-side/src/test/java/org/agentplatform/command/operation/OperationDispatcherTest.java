@@ -5,15 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
+import org.agentplatform.command.NewestFirstPool;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.agentplatform.kernel.instance.InstanceId;
 import org.agentplatform.kernel.operation.OperationCommand.ConfirmOperationCancelled;
@@ -32,7 +30,7 @@ class OperationDispatcherTest {
     private final SimpleCommandBus bus = SimpleCommandBus.builder().build();
     private final List<Object> sent = new ArrayList<>();
     private final HeldCalls runtime = new HeldCalls();
-    private final NewestFirst pool = new NewestFirst();
+    private final NewestFirstPool pool = new NewestFirstPool();
     private final OperationDispatcher dispatcher = new OperationDispatcher(DefaultCommandGateway.builder().commandBus(bus).build(),
             runtime, instance -> List.of(), pool, Clock.systemUTC(), Duration.ofSeconds(30));
 
@@ -81,23 +79,6 @@ class OperationDispatcherTest {
             seen.add("cancel");
             CompletableFuture<RuntimeOutcome> call = held.remove(operationId);
             return call != null && call.complete(new RuntimeOutcome.Aborted());
-        }
-    }
-
-    /** A pool under load as its threads may take the work: the newest first (each task runs on the test's thread). */
-    private static final class NewestFirst implements Executor {
-
-        private final Deque<Runnable> waiting = new ArrayDeque<>();
-
-        @Override
-        public void execute(Runnable task) {
-            waiting.push(task);
-        }
-
-        void runAll() {
-            while (!waiting.isEmpty()) {
-                waiting.pop().run();
-            }
         }
     }
 }
