@@ -19,7 +19,7 @@ public final class OrderedWork<K> {
     private static final Logger log = LoggerFactory.getLogger(OrderedWork.class);
 
     private final Executor pool;
-    /** Per key, its last piece handed on that has not ended. */
+    /** Per key, the end of its last piece handed on (completed, never failed, when the piece has ended either way). */
     private final Map<K, CompletableFuture<Void>> last = new ConcurrentHashMap<>();
 
     public OrderedWork(Executor pool) {
@@ -29,13 +29,15 @@ public final class OrderedWork<K> {
     /** Runs {@code work} on the pool after the pieces of {@code key} handed on before it. */
     public void run(K key, Runnable work) {
         Runnable carried = ProcessCommands.carried(work);
-        CompletableFuture<Void> next = last.compute(key, (ignored, before) -> (before == null ? CompletableFuture.<Void>completedFuture(null)
-                : before.exceptionally(failed -> null)).thenRunAsync(carried, pool));
-        next.whenComplete((done, failure) -> {
-            last.remove(key, next);
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        CompletableFuture<Void> before = last.put(key, ended);
+        CompletableFuture<Void> after = before == null ? CompletableFuture.completedFuture(null) : before;
+        after.thenRunAsync(carried, pool).whenComplete((done, failure) -> {
             if (failure != null) {
                 log.atWarn().addKeyValue("key", key.toString()).setCause(failure).log("work handed to the process pool failed");
             }
+            last.remove(key, ended);
+            ended.complete(null);
         });
     }
 }
