@@ -279,6 +279,8 @@ class TerminalHttpTest extends ApiTest {
         shell.type("echo very-secret-$((9*9))\n");
         shell.awaitOutput("very-secret-81");
         shell.abort();
+        // the history is the order the platform saw things in: the detach once the server has noticed the closed socket
+        await(() -> view(terminal), found -> !found.get("attached").asBoolean(), "the detach");
         JsonNode resumed = open(Map.of("resumeTerminalId", terminal));
         Socket again = attach(resumed);
         again.awaitOutput("very-secret-81");
