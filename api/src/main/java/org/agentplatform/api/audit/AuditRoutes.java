@@ -118,8 +118,7 @@ final class AuditRoutes {
         // an owner's own history is the erasures of its content, events of no aggregate; another owner's is never the caller's
         Mono<Boolean> pending = !AuditResource.OWNER.equals(type) ? trail.awaitsChaining(resourceId)
                 : owner.toString().equals(resourceId) ? trail.awaitsOwnerChaining() : Mono.just(false);
-        Mono<Optional<Boolean>> once = trail.owns(owner, type, resourceId).flatMap(owned -> owned ? Mono.just(Optional.of(true))
-                : pending.map(waiting -> waiting ? Optional.<Boolean>empty() : Optional.of(false)));
+        Mono<Optional<Boolean>> once = look(trail.owns(owner, type, resourceId), pending);
         long polls = CHAIN_WAIT.toMillis() / CHAIN_POLL.toMillis();
         return Flux.range(0, (int) polls)
                 .concatMap(attempt -> attempt == 0 ? once : Mono.delay(CHAIN_POLL).then(once))
@@ -127,6 +126,17 @@ final class AuditRoutes {
                 .next()
                 .map(Optional::get)
                 .switchIfEmpty(Mono.error(() -> ApiException.notVisibleYet("The " + type + "'s history", Map.of())));
+    }
+
+    /**
+     * One look at a resource's history: the caller's ({@code owns}, read when subscribed), not yet (empty: its events wait
+     * for the chain, {@code pending}), or not the caller's. When nothing waits, {@code owns} is read again before the answer
+     * is no: the chain may have taken the events up between the first read and {@code pending}'s, and the first read then
+     * said no to a history that exists (a 404 for an owner's own erasure, seen under load).
+     */
+    static Mono<Optional<Boolean>> look(Mono<Boolean> owns, Mono<Boolean> pending) {
+        return owns.flatMap(owned -> owned ? Mono.just(Optional.of(true))
+                : pending.flatMap(waiting -> waiting ? Mono.just(Optional.<Boolean>empty()) : owns.map(Optional::of)));
     }
 
     /** Every event of the caller that occurred in [{@code since}, {@code until}) (RFC 3339; either may be absent), one JSON per line. */
