@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /** A key's pieces run in the order they were handed on, whatever order the pool takes its work in; other keys do not wait. */
@@ -54,5 +55,29 @@ class OrderedWorkTest {
         pool.runAll();
 
         assertThat(ran).containsExactly("a1", "a2");
+    }
+
+    @Test
+    void aCallRunsAfterThePiecesHandedOnBeforeItAndAnswersWhatItSaw() {
+        work.run("a", () -> ran.add("stop"));
+        CompletableFuture<List<String>> seen = work.call("a", () -> List.copyOf(ran));
+        work.run("a", () -> ran.add("later"));
+        assertThat(seen).isNotDone();
+
+        pool.runAll();
+        assertThat(seen).as("what the call read when it ran").isCompletedWithValue(List.of("stop"));
+        assertThat(ran).containsExactly("stop", "later");
+    }
+
+    @Test
+    void aCallThatFailedAnswersItsFailureAndDoesNotHoldBackTheNext() {
+        CompletableFuture<Object> failed = work.call("a", () -> {
+            throw new IllegalStateException("the event store went away");
+        });
+        work.run("a", () -> ran.add("a2"));
+        pool.runAll();
+
+        assertThat(failed).isCompletedExceptionally();
+        assertThat(ran).containsExactly("a2");
     }
 }

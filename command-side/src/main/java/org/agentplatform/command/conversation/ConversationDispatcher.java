@@ -1,6 +1,8 @@
 package org.agentplatform.command.conversation;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.agentplatform.command.OrderedWork;
 import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.turn.AgentRuntime;
@@ -57,6 +59,14 @@ public class ConversationDispatcher {
                 epoch -> AgentTurn.of(conversation, turn, epoch, globalIndex, message),
                 reason -> ProcessCommands.send(commands, new EndTurn(conversation.conversationId(), turn, TaskStatus.FAILED, null,
                         new TaskFailure(AGENT_OFFLINE, reason))));
+    }
+
+    /**
+     * Runs {@code work} in the conversation's lane, after the turns and stops handed on before it and before those handed on
+     * after it (the recovery of a lost hand-off: its check that the turn still runs and its hand-off in one piece).
+     */
+    public <T> CompletableFuture<T> inOrder(ConversationId conversation, Supplier<T> work) {
+        return ordered.call(conversation, work);
     }
 
     @EventHandler

@@ -1,6 +1,8 @@
 package org.agentplatform.command.task;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
 import org.agentplatform.command.OrderedWork;
 import org.agentplatform.command.ProcessCommands;
 import org.agentplatform.command.instance.ReadinessCheck;
@@ -109,6 +111,15 @@ public class TaskDispatcher {
     public void handOff(TaskRef task, int turn, long globalIndex, TaskMessage message, boolean interactive) {
         RuntimeHandOff.handOff(commands, runtime, task.instanceId(), epoch -> AgentTurn.of(task, turn, epoch, globalIndex, message, interactive),
                 reason -> offline(task.taskId(), turn, reason));
+    }
+
+    /**
+     * Runs {@code work} in the task's lane, after the continued turns and stops handed on before it and before those handed on
+     * after it: the recovery of a lost hand-off checks there that the turn still runs and hands it over in one piece, so a
+     * stop cannot fall between the check and the hand-off (it would find no turn, and the turn then run for a task over).
+     */
+    public <T> CompletableFuture<T> inOrder(TaskId task, Supplier<T> work) {
+        return ordered.call(task, work);
     }
 
     @EventHandler

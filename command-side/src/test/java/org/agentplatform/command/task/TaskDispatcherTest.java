@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.agentplatform.command.NewestFirstPool;
 import org.agentplatform.command.turn.RecordingRuntime;
 import org.agentplatform.kernel.agent.AgentId;
@@ -65,5 +66,15 @@ class TaskDispatcherTest {
         pool.runAll();
 
         assertThat(runtime.asked()).containsExactly("start " + task.taskId().value() + " 1", "stop " + task.taskId().value());
+    }
+
+    @Test
+    void theRecoveryOfALostHandOffLooksInTheTasksLaneAfterAStopHandedOnBeforeIt() {
+        dispatcher.on(new TaskCanceled(task, TaskStatus.RUNNING, "enough"));
+        CompletableFuture<List<String>> seen = dispatcher.inOrder(task.taskId(), () -> List.copyOf(runtime.asked()));
+        pool.runAll();
+
+        assertThat(seen).as("what the runtime had been asked when the recovery looked")
+                .isCompletedWithValue(List.of("stop " + task.taskId().value()));
     }
 }

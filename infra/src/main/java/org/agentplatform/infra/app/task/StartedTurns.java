@@ -3,10 +3,16 @@ package org.agentplatform.infra.app.task;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.BiPredicate;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
@@ -17,10 +23,12 @@ import org.agentplatform.kernel.conversation.ConversationEvent.ConversationClose
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnCanceled;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnEnded;
 import org.agentplatform.kernel.conversation.ConversationEvent.TurnStarted;
+import org.agentplatform.kernel.conversation.ConversationId;
 import org.agentplatform.kernel.task.TaskEvent.TaskContinued;
 import org.agentplatform.kernel.task.TaskEvent.TaskStarted;
 import org.agentplatform.kernel.task.TaskEvent.TaskTurnBegan;
 import org.agentplatform.kernel.task.TaskEvent;
+import org.agentplatform.kernel.task.TaskId;
 import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventsourcing.eventstore.EventStore;
 import org.slf4j.Logger;
@@ -32,8 +40,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * that may lag or (as once) lose an update: the turn starts a dispatcher has passed ({@code task-dispatch}: task starts and
  * continues; {@code conversation-dispatch}: turn starts) are read in global order from a checked position kept in
  * {@code turn_recovery}; those the runtime has no record of ({@link AgentRuntime#unknown}) and that still run (no later
- * event of their task or conversation ends them) go through their dispatcher's hand-off again. The position moves past
- * the starts settled so, one after the other; a start younger than {@link #GRACE} (its hand-off may be under way), one
+ * event of their task or conversation ends them) go through their dispatcher's hand-off again. The check and the hand-off
+ * run as one piece in the dispatcher's lane for that task or conversation ({@code inOrder}): a stop handed on before it has
+ * run (its ending event is then in the history the check reads), one handed on after it waits for the hand-off. The
+ * position moves past the starts settled so, one after the other; a start younger than {@link #GRACE} (its hand-off may be under way), one
  * whose hand-off failed again, and one the dispatcher has not passed hold it, and are looked at again.
  */
 final class StartedTurns {
@@ -43,6 +53,8 @@ final class StartedTurns {
     private static final int BATCH = 500;
     /** At most this many batches a sweep, so a first check of a long history is spread over sweeps. */
     private static final int BATCHES_PER_SWEEP = 20;
+    /** How long a sweep waits for a batch's hand-offs in the dispatchers' lanes; one still waiting is looked at again. */
+    private static final Duration LANE_WAIT = Duration.ofSeconds(30);
 
     private final JdbcTemplate jdbc;
     private final EventStore events;
@@ -50,8 +62,14 @@ final class StartedTurns {
     private final Clock clock;
     private final List<Kind> kinds;
 
-    /** One dispatcher's starts: the payload types that start a turn, what ends one, and the hand-off. */
-    private record Kind(String dispatcher, List<String> starts, BiPredicate<Object, Object> endsTurn, Recovery handOff) {
+    /** One dispatcher's starts: the payload types that start a turn, what ends one, the hand-off, and its lanes. */
+    private record Kind(String dispatcher, List<String> starts, BiPredicate<Object, Object> endsTurn, Recovery handOff, Lane lane) {
+    }
+
+    /** Runs a piece in the dispatcher's lane for a task or conversation, after what was handed on there before it. */
+    @FunctionalInterface
+    private interface Lane {
+        CompletableFuture<Outcome> inOrder(UUID channel, Supplier<Outcome> work);
     }
 
     @FunctionalInterface
@@ -81,13 +99,15 @@ final class StartedTurns {
                                         continued.message(), false);
                                 default -> throw new IllegalArgumentException("Not a task's turn start: " + start);
                             }
-                        }),
+                        },
+                        (channel, work) -> tasks.inOrder(new TaskId(channel), work)),
                 new Kind(ConversationDispatcher.GROUP, startTypes().get(1),
                         (start, later) -> ends((TurnStarted) start, later),
                         (start, globalIndex) -> {
                             TurnStarted started = (TurnStarted) start;
                             conversations.handOff(started.conversation(), started.turn(), globalIndex, started.message());
-                        }));
+                        },
+                        (channel, work) -> conversations.inOrder(new ConversationId(channel), work)));
     }
 
     private static boolean ends(TurnStarted start, Object later) {
@@ -129,16 +149,24 @@ final class StartedTurns {
                     scanned, dispatched.position(), BATCH);
             Set<TurnStart> unknown = starts.isEmpty() ? Set.of()
                     : runtime.unknown(starts.stream().map(start -> new TurnStart(start.channel(), start.globalIndex())).toList());
+            List<CompletableFuture<Outcome>> outcomes = new ArrayList<>(starts.size());
             for (Start start : starts) {
-                boolean settled = true;
                 if (!dispatched.passed(start.globalIndex())) {
-                    settled = false;
-                } else if (unknown.contains(new TurnStart(start.channel(), start.globalIndex()))) {
-                    Outcome outcome = start.at().isBefore(settledBefore) ? handBackIfRunning(kind, start) : Outcome.NOT_YET;
-                    settled = outcome == Outcome.HANDED || outcome == Outcome.OVER;
-                    handed += outcome == Outcome.HANDED ? 1 : 0;
+                    outcomes.add(CompletableFuture.completedFuture(Outcome.NOT_YET));
+                } else if (!unknown.contains(new TurnStart(start.channel(), start.globalIndex()))) {
+                    outcomes.add(CompletableFuture.completedFuture(Outcome.KNOWN));
+                } else if (start.at().isBefore(settledBefore)) {
+                    outcomes.add(kind.lane().inOrder(start.channel(), () -> handBackIfRunning(kind, start)));
+                } else {
+                    outcomes.add(CompletableFuture.completedFuture(Outcome.NOT_YET));
                 }
-                contiguous &= settled;
+            }
+            long waitUntil = System.nanoTime() + LANE_WAIT.toNanos();
+            for (int index = 0; index < starts.size(); index++) {
+                Start start = starts.get(index);
+                Outcome outcome = await(outcomes.get(index), waitUntil, start);
+                handed += outcome == Outcome.HANDED ? 1 : 0;
+                contiguous &= outcome != Outcome.NOT_YET;
                 if (contiguous) {
                     mark = start.globalIndex();
                 }
@@ -167,17 +195,35 @@ final class StartedTurns {
         return List.of(List.of(TaskStarted.class.getName(), TaskContinued.class.getName()), List.of(TurnStarted.class.getName()));
     }
 
-    /** What became of a start the runtime did not know. */
+    /** The outcome of a start's piece in its lane; one not there by {@code waitUntil} (a busy pool) is looked at again. */
+    private static Outcome await(CompletableFuture<Outcome> outcome, long waitUntil, Start start) {
+        try {
+            return outcome.get(Math.max(0, waitUntil - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException stillWaiting) {
+            return Outcome.NOT_YET;
+        } catch (ExecutionException failure) {
+            log.atWarn().addKeyValue("channel_id", start.channel().toString()).setCause(failure.getCause())
+                    .log("a lost turn could not be looked at in its lane; retrying at the next sweep");
+            return Outcome.NOT_YET;
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            return Outcome.NOT_YET;
+        }
+    }
+
+    /** What became of a start. */
     private enum Outcome {
+        /** The runtime has it: nothing to hand. */
+        KNOWN,
         /** Handed to the runtime again. */
         HANDED,
         /** A later event ended the turn: nothing to hand. */
         OVER,
-        /** Too young, or the hand-off failed: looked at again at the next sweep. */
+        /** Not passed by its dispatcher, too young, its hand-off failed or still waits in its lane: looked at again. */
         NOT_YET
     }
 
-    /** Hands the turn again when its start is still the last word about it. */
+    /** Hands the turn again when its start is still the last word about it (run in the start's lane). */
     private Outcome handBackIfRunning(Kind kind, Start start) {
         try {
             List<? extends DomainEventMessage<?>> history = events.readEvents(start.channel().toString(), start.sequence()).asStream().toList();
