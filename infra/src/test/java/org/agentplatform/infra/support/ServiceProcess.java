@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.agentplatform.infra.AgentPlatformApplication;
 import org.agentplatform.infra.adapter.identity.FirstStart;
@@ -41,18 +42,30 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts a node and waits until it answers ready. */
     public static ServiceProcess start(String name, Path dataDir, String... settings) {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Daxoniq.update-checker.disabled=true",
+                "-cp", System.getProperty("java.class.path"), AgentPlatformApplication.class.getName()));
+        return launch(name, dataDir, command, Map.of(), settings);
+    }
+
+    /**
+     * Starts the service as an operator does, through a start script ({@code bin/agent-platform}: the packaged jar), with
+     * these further environment variables, and waits until it answers ready.
+     */
+    public static ServiceProcess startScript(String name, Path script, Path dataDir, Map<String, String> environment, String... settings) {
+        return launch(name, dataDir, List.of("bash", script.toString()), environment, settings);
+    }
+
+    private static ServiceProcess launch(String name, Path dataDir, List<String> start, Map<String, String> environment, String... settings) {
         try {
             Files.createDirectories(dataDir);
             int port = FreePort.pick();
-            List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Daxoniq.update-checker.disabled=true",
-                    "-cp", System.getProperty("java.class.path"), AgentPlatformApplication.class.getName(),
-                    "--server.port=" + port,
-                    "--agent-platform.data-dir=" + dataDir,
-                    "--logging.structured.format.console="));
+            List<String> command = new ArrayList<>(start);
+            command.addAll(List.of("--server.port=" + port, "--agent-platform.data-dir=" + dataDir, "--logging.structured.format.console="));
             command.addAll(List.of(settings));
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(dataDir.resolve("service.log").toFile()).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(dataDir.resolve("service.log").toFile());
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             // a test JVM that dies before the test closes its nodes takes them along
             Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(process::destroyForcibly));
             ServiceProcess service = new ServiceProcess(name, dataDir, port, process);
