@@ -53,8 +53,12 @@ final class StartedTurns {
     private static final int BATCH = 500;
     /** At most this many batches a sweep, so a first check of a long history is spread over sweeps. */
     private static final int BATCHES_PER_SWEEP = 20;
-    /** How long a sweep waits for a batch's hand-offs in the dispatchers' lanes; one still waiting is looked at again. */
-    private static final Duration LANE_WAIT = Duration.ofSeconds(30);
+    /**
+     * How long a sweep waits in all for its hand-offs in the dispatchers' lanes; one still waiting is looked at again at the
+     * next sweep. Short: the same sweep renews this node's liveness afterwards ({@code AgentRuntime.recoverTurns}), which
+     * other nodes read to take over the turns of a silent one.
+     */
+    private static final Duration LANE_WAIT = Duration.ofSeconds(2);
 
     private final JdbcTemplate jdbc;
     private final EventStore events;
@@ -122,9 +126,10 @@ final class StartedTurns {
 
     /** Checks what the dispatchers passed since the last sweep; answers how many turns it handed to the runtime again. */
     int recover() {
+        long waitUntil = System.nanoTime() + LANE_WAIT.toNanos();
         int handed = 0;
         for (Kind kind : kinds) {
-            handed += recover(kind);
+            handed += recover(kind, waitUntil);
         }
         return handed;
     }
@@ -134,7 +139,7 @@ final class StartedTurns {
      * than the grace and unknown to the runtime is handed over again if it still runs. The position moves past the starts
      * settled one after the other, and never past one the dispatcher has not passed (a gap: an event still to commit).
      */
-    private int recover(Kind kind) {
+    private int recover(Kind kind, long waitUntil) {
         StoredTokens.Progress dispatched = StoredTokens.progress(jdbc, kind.dispatcher());
         long gapFree = dispatched.gaps().stream().mapToLong(gap -> gap - 1).min().orElse(Long.MAX_VALUE);
         long mark = mark(kind.dispatcher());
@@ -161,7 +166,6 @@ final class StartedTurns {
                     outcomes.add(CompletableFuture.completedFuture(Outcome.NOT_YET));
                 }
             }
-            long waitUntil = System.nanoTime() + LANE_WAIT.toNanos();
             for (int index = 0; index < starts.size(); index++) {
                 Start start = starts.get(index);
                 Outcome outcome = await(outcomes.get(index), waitUntil, start);
