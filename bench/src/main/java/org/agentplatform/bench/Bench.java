@@ -662,6 +662,11 @@ public final class Bench {
         json.put("a_first_refusal", flood.get().firstFailure());
         json.put("a_backlog_at_stop", backlogAtStop);
         json.put("a_turns_started_out_of_creation_order", inversions);
+        if (inversions > 0) {
+            List<String> inverted = invertedStarts(floodStarted);
+            json.put("a_turns_out_of_order", inverted);
+            inverted.forEach(turn -> System.out.println("bench: neighbours: a turn claimed before the one created before it: " + turn));
+        }
         json.put("a_running_statuses", early[0]);
         json.put("a_running_before_begun", early[1]);
         json.put("processor_lag_peak_events", peakLags);
@@ -801,6 +806,32 @@ public final class Bench {
         return agentRowSince("SELECT count(*) FROM (SELECT claimed_at < lag(claimed_at) OVER (ORDER BY log_window) AS inverted"
                 + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND state <> 'ready')"
                 + " ordered WHERE inverted", since, count -> count.getLong(1));
+    }
+
+    /**
+     * The first ten of the bench agent's turns counted by {@link #startInversions}, each beside the turn before it (its start
+     * in the store, when it was recorded, claimed and by whom, how it ended): where an inversion came from.
+     */
+    private List<String> invertedStarts(String since) throws Exception {
+        String sql = "SELECT * FROM (SELECT log_window, created_at, claimed_at, claimed_by, state, began_at,"
+                + " lag(log_window) OVER w AS before_window, lag(created_at) OVER w AS before_created,"
+                + " lag(claimed_at) OVER w AS before_claimed, lag(claimed_by) OVER w AS before_by, lag(state) OVER w AS before_state"
+                + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND state <> 'ready'"
+                + " WINDOW w AS (ORDER BY log_window)) ordered WHERE claimed_at < before_claimed ORDER BY log_window LIMIT 10";
+        List<String> turns = new ArrayList<>();
+        try (var statement = backlog.connection().prepareStatement(sql)) {
+            statement.setString(1, since);
+            statement.setString(2, agent);
+            try (var row = statement.executeQuery()) {
+                while (row.next()) {
+                    turns.add(String.format("start %d recorded %s claimed %s by %s (%s, began %s) after start %d recorded %s claimed %s by %s (%s)",
+                            row.getLong("log_window"), row.getString("created_at"), row.getString("claimed_at"), row.getString("claimed_by"),
+                            row.getString("state"), row.getString("began_at"), row.getLong("before_window"), row.getString("before_created"),
+                            row.getString("before_claimed"), row.getString("before_by"), row.getString("before_state")));
+                }
+            }
+        }
+        return turns;
     }
 
     /**
