@@ -43,8 +43,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * event of their task or conversation ends them) go through their dispatcher's hand-off again. The check and the hand-off
  * run as one piece in the dispatcher's lane for that task or conversation ({@code inOrder}): a stop handed on before it has
  * run (its ending event is then in the history the check reads), one handed on after it waits for the hand-off. The
- * position moves past the starts settled so, one after the other; a start younger than {@link #GRACE} (its hand-off may be under way), one
- * whose hand-off failed again, and one the dispatcher has not passed hold it, and are looked at again.
+ * position moves past the starts settled so, one after the other; a start younger than {@link #GRACE} (its hand-off may
+ * be under way), one whose hand-off failed again or still waits in its lane, and one the dispatcher has not passed hold
+ * it, and are looked at again.
  */
 final class StartedTurns {
 
