@@ -798,26 +798,28 @@ public final class Bench {
     }
 
     /**
-     * How many of the bench agent's turns started since {@code since} were claimed for a worker before the turn started
-     * just before them (turns claimed together count as in order): zero when the owner's line is first in, first out.
-     * Completions are not compared: two workers finish neighbours in either order.
+     * The bench agent's task turns started since the first parameter (the agent the second) that were claimed for a worker
+     * before the turn started just before them (turns claimed together count as in order), each beside that turn: its start
+     * in the store, when it was recorded, claimed and by whom, how it ended.
      */
-    private long startInversions(String since) throws Exception {
-        return agentRowSince("SELECT count(*) FROM (SELECT claimed_at < lag(claimed_at) OVER (ORDER BY log_window) AS inverted"
-                + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND state <> 'ready')"
-                + " ordered WHERE inverted", since, count -> count.getLong(1));
-    }
+    private static final String INVERTED_STARTS = "SELECT * FROM (SELECT log_window, created_at, claimed_at, claimed_by, state,"
+            + " began_at, lag(log_window) OVER w AS before_window, lag(created_at) OVER w AS before_created,"
+            + " lag(claimed_at) OVER w AS before_claimed, lag(claimed_by) OVER w AS before_by, lag(state) OVER w AS before_state"
+            + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND state <> 'ready'"
+            + " WINDOW w AS (ORDER BY log_window)) ordered WHERE claimed_at < before_claimed";
 
     /**
-     * The first ten of the bench agent's turns counted by {@link #startInversions}, each beside the turn before it (its start
-     * in the store, when it was recorded, claimed and by whom, how it ended): where an inversion came from.
+     * How many of the bench agent's turns started since {@code since} were claimed before the turn started just before them
+     * ({@link #INVERTED_STARTS}): zero when the owner's line is first in, first out. Completions are not compared: two
+     * workers finish neighbours in either order.
      */
+    private long startInversions(String since) throws Exception {
+        return agentRowSince("SELECT count(*) FROM (" + INVERTED_STARTS + ") inverted", since, count -> count.getLong(1));
+    }
+
+    /** The first ten of the turns {@link #startInversions} counts, each beside its predecessor: where an inversion came from. */
     private List<String> invertedStarts(String since) throws Exception {
-        String sql = "SELECT * FROM (SELECT log_window, created_at, claimed_at, claimed_by, state, began_at,"
-                + " lag(log_window) OVER w AS before_window, lag(created_at) OVER w AS before_created,"
-                + " lag(claimed_at) OVER w AS before_claimed, lag(claimed_by) OVER w AS before_by, lag(state) OVER w AS before_state"
-                + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND state <> 'ready'"
-                + " WINDOW w AS (ORDER BY log_window)) ordered WHERE claimed_at < before_claimed ORDER BY log_window LIMIT 10";
+        String sql = INVERTED_STARTS + " ORDER BY log_window LIMIT 10";
         List<String> turns = new ArrayList<>();
         try (var statement = backlog.connection().prepareStatement(sql)) {
             statement.setString(1, since);
