@@ -191,7 +191,8 @@ public final class Bench {
             auditLog(scratch.resolve("audit-data"), out.resolve(name + "-audit-service.log"));
         }
         if (runs("neighbours")) {
-            onShippedNode(scratch.resolve("neighbours-data"), out.resolve(name + "-neighbours-service.log"), this::neighbours);
+            onShippedNode(scratch.resolve("neighbours-data"), out.resolve(name + "-neighbours-service.log"),
+                    out.resolve(name + "-neighbours-service.jfr"), this::neighbours);
         }
         report.print(System.out);
         Path json = out.resolve(name + ".json");
@@ -273,8 +274,9 @@ public final class Bench {
     /**
      * Runs {@code phase} on a node of its own started with the shipped settings ({@link #SHIPPED_SETTINGS}: the other phases
      * lift the bound on an owner's backlog to measure whole bursts) and warmed up as the first; the first node has stopped.
+     * With {@code --profile} the phase is recorded to {@code recording} (JFR), the warm-up not.
      */
-    private void onShippedNode(Path dataDir, Path log, Work phase) throws Exception {
+    private void onShippedNode(Path dataDir, Path log, Path recording, Work phase) throws Exception {
         System.out.println("bench: starting a node with the shipped settings (log: " + log + ")");
         try (Service started = Service.start(serviceJar, javaOptions, dataDir, log, SHIPPED_SETTINGS)) {
             service = started;
@@ -282,7 +284,13 @@ public final class Bench {
             try {
                 setUp();
                 warmUp("neighbours_node_warm_up");
+                if (profile) {
+                    service.startProfile();
+                }
                 phase.run();
+                if (profile) {
+                    service.stopProfile(recording);
+                }
             } finally {
                 backlog.close();
             }
@@ -649,7 +657,8 @@ public final class Bench {
         sampling.join();
         long backlogAtStop = unfinishedTasks();
         awaitDrained();
-        long inversions = startInversions(floodStarted);
+        long[] inverted = startInversions(floodStarted);
+        long inversions = inverted[0];
         long[] early = runningBeforeBegun(floodStarted);
 
         Map<String, Object> json = new LinkedHashMap<>();
@@ -662,10 +671,11 @@ public final class Bench {
         json.put("a_first_refusal", flood.get().firstFailure());
         json.put("a_backlog_at_stop", backlogAtStop);
         json.put("a_turns_started_out_of_creation_order", inversions);
-        if (inversions > 0) {
-            List<String> inverted = invertedStarts(floodStarted);
-            json.put("a_turns_out_of_order", inverted);
-            inverted.forEach(turn -> System.out.println("bench: neighbours: a turn claimed before the one created before it: " + turn));
+        json.put("a_turns_claimed_before_an_earlier_start_was_recorded", inverted[1]);
+        if (inverted[0] + inverted[1] > 0) {
+            List<String> listed = invertedStarts(floodStarted);
+            json.put("a_turns_out_of_order", listed);
+            listed.forEach(turn -> System.out.println("bench: neighbours: a turn claimed before the one created before it: " + turn));
         }
         json.put("a_running_statuses", early[0]);
         json.put("a_running_before_begun", early[1]);
@@ -682,14 +692,22 @@ public final class Bench {
         report.put("neighbours", json);
         report.atMost("neighbour's invoke p99 during a flood / at rest", invokeRatio, "x", 2.0);
         report.atMost("neighbour's create -> done p99 during a flood / at rest", doneRatio, "x", 2.0);
-        report.atMost("flooding owner's turns started out of creation order", inversions, "", 0.0);
+        report.atMost("flooding owner's turns claimed while an earlier one waited in line", inversions, "", 0.0);
         report.atMost("flooding owner's tasks said running before a worker began their turn", early[1], "", 0.0);
         System.out.printf("bench: neighbours: B's invoke at rest %s, during A's flood (%.0f/s) %s; B's create -> done at rest %s,"
-                        + " during %s; A accepted %d, refused %d, backlog %d, %d turns started out of order, %d of %d running statuses"
-                        + " before a worker began their turn%n", atRest.invokes().summary(),
-                floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(), flood.get().ok(),
-                flood.get().failed(), backlogAtStop, inversions, early[1], early[0]);
+                        + " during %s; A accepted %d, refused %d, backlog %d, %d turns claimed while an earlier one waited in line"
+                        + " (%d before an earlier one, in flight with it, was recorded), %d of %d running statuses before a worker"
+                        + " began their turn%n", atRest.invokes().summary(), floodRate, during.invokes().summary(),
+                atRest.done().summary(), during.done().summary(), flood.get().ok(), flood.get().failed(), backlogAtStop, inversions,
+                inverted[1], early[1], early[0]);
         System.out.println("bench: neighbours: each processor's peak lag during the flood (events): " + peakLags);
+        Map<String, Object> slowest = new LinkedHashMap<>();
+        slowest.put("invoke_at_rest", slowestStages(atRest.invokeSamples(), 3));
+        slowest.put("invoke_during_flood", slowestStages(during.invokeSamples(), 3));
+        slowest.put("create_to_done_at_rest", slowestStages(atRest.doneSamples(), 3));
+        slowest.put("create_to_done_during_flood", slowestStages(during.doneSamples(), 3));
+        json.put("b_slowest_stages_ms", slowest);
+        slowest.forEach((which, lines) -> System.out.println("bench: neighbours: B's slowest " + which + ", stage by stage: " + lines));
         System.out.println("bench: neighbours: B's turns during the flood, stage by stage (ms): " + stages + (sharing
                 ? "; B shared a dispatcher segment with A" : "; B's dispatcher segment was not A's"));
     }
@@ -754,39 +772,102 @@ public final class Bench {
         }
     }
 
-    /** Owner B's steady work over a window: its invoke round trips, and its tasks from create to the stream's {@code done}. */
-    private record Steady(Latencies invokes, Latencies done) {
+    /**
+     * Owner B's steady work over a window: its invoke round trips, and its tasks from create to the stream's {@code done};
+     * each sample also kept whole ({@link Sample}) so that the slowest can be followed through the platform's stages.
+     */
+    private record Steady(Latencies invokes, Latencies done, List<Sample> invokeSamples, List<Sample> doneSamples) {
 
         Map<String, Object> json() {
             return Map.of("invoke", invokes.summary().json(), "create_to_done", done.summary().json());
         }
     }
 
+    /** One of B's requests: its task, and when (the wall clock, which PostgreSQL on this box shares) it was sent and answered. */
+    private record Sample(String task, Instant sent, Instant answered) {
+
+        long millis() {
+            return Duration.between(sent, answered).toMillis();
+        }
+    }
+
+    /**
+     * Where the slowest of {@code samples} spent their time: from sent to the task's first event stamped (HTTP, auth, the
+     * command), recorded for the runtime (commit, the dispatcher), claimed, begun, the outcome's event stamped, answered
+     * (commit, the projection, the wait's wake-up, HTTP), each in ms from the one before.
+     */
+    private List<String> slowestStages(List<Sample> samples, int count) throws Exception {
+        List<String> lines = new ArrayList<>();
+        List<Sample> slowest = samples.stream().sorted(Comparator.comparingLong(Sample::millis).reversed()).limit(count).toList();
+        String sql = "SELECT (SELECT time_stamp FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number LIMIT 1),"
+                + " (SELECT time_stamp FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number DESC LIMIT 1),"
+                + " l.created_at, l.claimed_at, l.began_at FROM (SELECT 1) one LEFT JOIN local_turn l ON l.channel_id = ?::uuid";
+        try (var statement = backlog.connection().prepareStatement(sql)) {
+            for (Sample sample : slowest) {
+                statement.setString(1, sample.task());
+                statement.setString(2, sample.task());
+                statement.setString(3, sample.task());
+                try (var row = statement.executeQuery()) {
+                    row.next();
+                    Instant[] marks = {sample.sent(), instant(row.getString(1)), timestamp(row, 3), timestamp(row, 4), timestamp(row, 5),
+                        instant(row.getString(2)), sample.answered()};
+                    String[] names = {"created", "handed", "claimed", "begun", "outcome", "answered"};
+                    StringBuilder line = new StringBuilder(sample.millis() + " ms:");
+                    Instant before = marks[0];
+                    for (int stage = 0; stage < names.length; stage++) {
+                        Instant mark = marks[stage + 1];
+                        line.append(' ').append(names[stage]).append(' ')
+                                .append(mark == null || before == null ? "?" : Duration.between(before, mark).toMillis());
+                        before = mark == null ? before : mark;
+                    }
+                    lines.add(line.toString());
+                }
+            }
+        }
+        return lines;
+    }
+
+    private static Instant instant(String text) {
+        return text == null ? null : Instant.parse(text);
+    }
+
+    private static Instant timestamp(ResultSet row, int column) throws SQLException {
+        java.sql.Timestamp value = row.getTimestamp(column);
+        return value == null ? null : value.toInstant();
+    }
+
     /** One invoke and one task a second, each waited for, for {@code window}. */
     private Steady steady(Platform.Target owner, Duration window) throws Exception {
         Latencies invokes = new Latencies();
         Latencies done = new Latencies();
+        List<Sample> invokeSamples = new ArrayList<>();
+        List<Sample> doneSamples = new ArrayList<>();
         String tasks = "/api/v1/agents/" + owner.agent() + "/tasks";
         long end = System.nanoTime() + window.toNanos();
         try (HttpConnection http = new HttpConnection(HOST, service.port(), owner.key())) {
             for (long next = System.nanoTime(); next < end; next += 1_000_000_000L) {
                 Thread.sleep(Math.max(0, (next - System.nanoTime()) / 1_000_000));
                 long sent = System.nanoTime();
+                Instant sentAt = Instant.now();
                 String task = Platform.ok(http.post(tasks, Platform.echoTask("steady")), 202).at("/data/task_id").asString();
                 try (EventStream stream = new HttpConnection(HOST, service.port(), owner.key()).stream(tasks + "/" + task + "/events", null)) {
                     for (EventStream.Frame frame = stream.next(); frame != null; frame = stream.next()) {
                         if ("done".equals(frame.event())) {
                             done.record(sent, System.nanoTime());
+                            doneSamples.add(new Sample(task, sentAt, Instant.now()));
                             break;
                         }
                     }
                 }
                 sent = System.nanoTime();
-                Platform.ok(http.post("/api/v1/agents/" + owner.agent() + "/invoke", Platform.json(Map.of("message", "steady"))), 200);
+                sentAt = Instant.now();
+                String invoked = Platform.ok(http.post("/api/v1/agents/" + owner.agent() + "/invoke",
+                        Platform.json(Map.of("message", "steady"))), 200).at("/data/task_id").asString();
                 invokes.record(sent, System.nanoTime());
+                invokeSamples.add(new Sample(invoked, sentAt, Instant.now()));
             }
         }
-        return new Steady(invokes, done);
+        return new Steady(invokes, done, invokeSamples, doneSamples);
     }
 
     /** The database's now, as text: where a phase's tasks begin. */
@@ -800,21 +881,27 @@ public final class Bench {
     /**
      * The bench agent's task turns started since the first parameter (the agent the second) that were claimed for a worker
      * before the turn started just before them (turns claimed together count as in order), each beside that turn: its start
-     * in the store, when it was recorded, claimed and by whom, how it ended.
+     * in the store, when it was recorded, claimed and by whom, how it ended; {@code in_line} says whether that earlier turn
+     * had been recorded when this one was claimed.
      */
     private static final String INVERTED_STARTS = "SELECT * FROM (SELECT log_window, created_at, claimed_at, claimed_by, state,"
             + " began_at, lag(log_window) OVER w AS before_window, lag(created_at) OVER w AS before_created,"
-            + " lag(claimed_at) OVER w AS before_claimed, lag(claimed_by) OVER w AS before_by, lag(state) OVER w AS before_state"
+            + " lag(claimed_at) OVER w AS before_claimed, lag(claimed_by) OVER w AS before_by, lag(state) OVER w AS before_state,"
+            + " lag(created_at) OVER w <= claimed_at AS in_line"
             + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND state <> 'ready'"
             + " WINDOW w AS (ORDER BY log_window)) ordered WHERE claimed_at < before_claimed";
 
     /**
-     * How many of the bench agent's turns started since {@code since} were claimed before the turn started just before them
-     * ({@link #INVERTED_STARTS}): zero when the owner's line is first in, first out. Completions are not compared: two
-     * workers finish neighbours in either order.
+     * Of the bench agent's turns started since {@code since} that were claimed before the turn started just before them
+     * ({@link #INVERTED_STARTS}): how many were claimed while that earlier turn waited in the line (the fair order broken: zero
+     * when an owner's line is first in, first out), and how many before it was recorded at all. The second are creates that
+     * were in flight together and committed out of their starts' order, so that the earlier start reached the dispatcher
+     * later: neither create was answered before the other was sent, so no client saw an order between them. Completions
+     * are not compared: two workers finish neighbours in either order.
      */
-    private long startInversions(String since) throws Exception {
-        return agentRowSince("SELECT count(*) FROM (" + INVERTED_STARTS + ") inverted", since, count -> count.getLong(1));
+    private long[] startInversions(String since) throws Exception {
+        return agentRowSince("SELECT count(*) FILTER (WHERE in_line), count(*) FILTER (WHERE NOT in_line) FROM (" + INVERTED_STARTS
+                + ") inverted", since, counts -> new long[] {counts.getLong(1), counts.getLong(2)});
     }
 
     /** The first ten of the turns {@link #startInversions} counts, each beside its predecessor: where an inversion came from. */
@@ -826,10 +913,11 @@ public final class Bench {
             statement.setString(2, agent);
             try (var row = statement.executeQuery()) {
                 while (row.next()) {
-                    turns.add(String.format("start %d recorded %s claimed %s by %s (%s, began %s) after start %d recorded %s claimed %s by %s (%s)",
+                    turns.add(String.format("start %d recorded %s claimed %s by %s (%s, began %s) after start %d recorded %s claimed %s by %s (%s)%s",
                             row.getLong("log_window"), row.getString("created_at"), row.getString("claimed_at"), row.getString("claimed_by"),
                             row.getString("state"), row.getString("began_at"), row.getLong("before_window"), row.getString("before_created"),
-                            row.getString("before_claimed"), row.getString("before_by"), row.getString("before_state")));
+                            row.getString("before_claimed"), row.getString("before_by"), row.getString("before_state"),
+                            row.getBoolean("in_line") ? "" : ", recorded after this one was claimed"));
                 }
             }
         }
