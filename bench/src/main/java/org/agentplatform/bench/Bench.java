@@ -641,10 +641,12 @@ public final class Bench {
         double floodRate = 2 * (sustainedPerSecond > 0 ? sustainedPerSecond : 250);
         AtomicReference<Load.Result> flood = new AtomicReference<>();
         String floodStarted = databaseNow();
+        Map<String, long[]> floodCreates = new ConcurrentHashMap<>();
         Thread flooding = Thread.ofPlatform().start(() -> {
             try {
                 flood.set(Load.openLoop(HOST, service.port(), key, sizes.clients(), floodRate, window, tasksPath(), 202,
-                        n -> Platform.echoTask("flood " + n)));
+                        n -> Platform.echoTask("flood " + n), new java.util.concurrent.atomic.AtomicBoolean(),
+                        (sent, response) -> createdTask(response).ifPresent(task -> floodCreates.put(task, new long[] {sent, System.nanoTime()}))));
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -657,8 +659,8 @@ public final class Bench {
         sampling.join();
         long backlogAtStop = unfinishedTasks();
         awaitDrained();
-        long[] inverted = startInversions(floodStarted);
-        long inversions = inverted[0];
+        List<Inversion> inverted = startInversions(floodStarted, floodCreates);
+        long inversions = claimedBeforeCreatedBefore(floodStarted, floodCreates);
         long[] early = runningBeforeBegun(floodStarted);
 
         Map<String, Object> json = new LinkedHashMap<>();
@@ -671,11 +673,13 @@ public final class Bench {
         json.put("a_first_refusal", flood.get().firstFailure());
         json.put("a_backlog_at_stop", backlogAtStop);
         json.put("a_turns_started_out_of_creation_order", inversions);
-        json.put("a_turns_claimed_before_an_earlier_start_was_recorded", inverted[1]);
-        if (inverted[0] + inverted[1] > 0) {
-            List<String> listed = invertedStarts(floodStarted);
+        long overlapping = inverted.stream().filter(inversion -> !inversion.seen()).count();
+        json.put("a_turns_claimed_before_one_created_with_them", overlapping);
+        if (!inverted.isEmpty()) {
+            List<String> listed = inverted.stream().sorted(Comparator.comparing(Inversion::seen).reversed()).limit(10)
+                    .map(Inversion::toString).toList();
             json.put("a_turns_out_of_order", listed);
-            listed.forEach(turn -> System.out.println("bench: neighbours: a turn claimed before the one created before it: " + turn));
+            listed.forEach(turn -> System.out.println("bench: neighbours: a turn claimed before the one stored before it: " + turn));
         }
         json.put("a_running_statuses", early[0]);
         json.put("a_running_before_begun", early[1]);
@@ -692,14 +696,13 @@ public final class Bench {
         report.put("neighbours", json);
         report.atMost("neighbour's invoke p99 during a flood / at rest", invokeRatio, "x", 2.0);
         report.atMost("neighbour's create -> done p99 during a flood / at rest", doneRatio, "x", 2.0);
-        report.atMost("flooding owner's turns claimed while an earlier one waited in line", inversions, "", 0.0);
+        report.atMost("flooding owner's turns claimed before one created before them", inversions, "", 0.0);
         report.atMost("flooding owner's tasks said running before a worker began their turn", early[1], "", 0.0);
         System.out.printf("bench: neighbours: B's invoke at rest %s, during A's flood (%.0f/s) %s; B's create -> done at rest %s,"
-                        + " during %s; A accepted %d, refused %d, backlog %d, %d turns claimed while an earlier one waited in line"
-                        + " (%d before an earlier one, in flight with it, was recorded), %d of %d running statuses before a worker"
-                        + " began their turn%n", atRest.invokes().summary(), floodRate, during.invokes().summary(),
-                atRest.done().summary(), during.done().summary(), flood.get().ok(), flood.get().failed(), backlogAtStop, inversions,
-                inverted[1], early[1], early[0]);
+                        + " during %s; A accepted %d, refused %d, backlog %d, %d turns claimed before one created before them"
+                        + " (and %d before one created while they were), %d of %d running statuses before a worker began their turn%n",
+                atRest.invokes().summary(), floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(),
+                flood.get().ok(), flood.get().failed(), backlogAtStop, inversions, overlapping, early[1], early[0]);
         System.out.println("bench: neighbours: each processor's peak lag during the flood (events): " + peakLags);
         Map<String, Object> slowest = new LinkedHashMap<>();
         slowest.put("invoke_at_rest", slowestStages(atRest.invokeSamples(), 3));
@@ -812,7 +815,7 @@ public final class Bench {
                     Instant[] marks = {sample.sent(), instant(row.getString(1)), timestamp(row, 3), timestamp(row, 4), timestamp(row, 5),
                         instant(row.getString(2)), sample.answered()};
                     String[] names = {"created", "handed", "claimed", "begun", "outcome", "answered"};
-                    StringBuilder line = new StringBuilder(sample.millis() + " ms:");
+                    StringBuilder line = new StringBuilder(sample.millis() + " ms from " + sample.sent() + ":");
                     Instant before = marks[0];
                     for (int stage = 0; stage < names.length; stage++) {
                         Instant mark = marks[stage + 1];
@@ -881,47 +884,111 @@ public final class Bench {
     /**
      * The bench agent's task turns started since the first parameter (the agent the second) that were claimed for a worker
      * before the turn started just before them (turns claimed together count as in order), each beside that turn: its start
-     * in the store, when it was recorded, claimed and by whom, how it ended; {@code in_line} says whether that earlier turn
-     * had been recorded when this one was claimed.
+     * in the store, when it was recorded, claimed and by whom, how it ended.
      */
-    private static final String INVERTED_STARTS = "SELECT * FROM (SELECT log_window, created_at, claimed_at, claimed_by, state,"
-            + " began_at, lag(log_window) OVER w AS before_window, lag(created_at) OVER w AS before_created,"
-            + " lag(claimed_at) OVER w AS before_claimed, lag(claimed_by) OVER w AS before_by, lag(state) OVER w AS before_state,"
-            + " lag(created_at) OVER w <= claimed_at AS in_line"
+    private static final String INVERTED_STARTS = "SELECT * FROM (SELECT channel_id, log_window, created_at, claimed_at, claimed_by, state,"
+            + " began_at, lag(channel_id) OVER w AS before_channel, lag(log_window) OVER w AS before_window,"
+            + " lag(created_at) OVER w AS before_created, lag(claimed_at) OVER w AS before_claimed, lag(claimed_by) OVER w AS before_by,"
+            + " lag(state) OVER w AS before_state"
             + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND state <> 'ready'"
-            + " WINDOW w AS (ORDER BY log_window)) ordered WHERE claimed_at < before_claimed";
+            + " WINDOW w AS (ORDER BY log_window)) ordered WHERE claimed_at < before_claimed ORDER BY log_window LIMIT 10000";
 
     /**
-     * Of the bench agent's turns started since {@code since} that were claimed before the turn started just before them
-     * ({@link #INVERTED_STARTS}): how many were claimed while that earlier turn waited in the line (the fair order broken: zero
-     * when an owner's line is first in, first out), and how many before it was recorded at all. The second are creates that
-     * were in flight together and committed out of their starts' order, so that the earlier start reached the dispatcher
-     * later: neither create was answered before the other was sent, so no client saw an order between them. Completions
-     * are not compared: two workers finish neighbours in either order.
+     * A turn claimed before the one stored just before it ({@link #INVERTED_STARTS}), and whether a client could see an order
+     * between the two: {@code seen} when the earlier one's create was answered before the later one's was sent (or either
+     * create is not known to the flood, to be safe). Two creates in flight together may commit out of the order of their
+     * global indexes, the later-indexed one then reaching the dispatcher, and being claimed, first; neither was created
+     * before the other.
      */
-    private long[] startInversions(String since) throws Exception {
-        return agentRowSince("SELECT count(*) FILTER (WHERE in_line), count(*) FILTER (WHERE NOT in_line) FROM (" + INVERTED_STARTS
-                + ") inverted", since, counts -> new long[] {counts.getLong(1), counts.getLong(2)});
+    private record Inversion(boolean seen, String description) {
+
+        @Override
+        public String toString() {
+            return description + (seen ? "" : "; created while it was (in flight together)");
+        }
     }
 
-    /** The first ten of the turns {@link #startInversions} counts, each beside its predecessor: where an inversion came from. */
-    private List<String> invertedStarts(String since) throws Exception {
-        String sql = INVERTED_STARTS + " ORDER BY log_window LIMIT 10";
-        List<String> turns = new ArrayList<>();
-        try (var statement = backlog.connection().prepareStatement(sql)) {
+    /**
+     * The bench agent's turns started since {@code since} that were claimed before the turn stored just before them, each
+     * judged by when the flood sent and was answered their creates ({@code creates}: a task's send and answer, {@link
+     * System#nanoTime}). Zero seen when an owner's line is first in, first out. Completions are not compared: two workers
+     * finish neighbours in either order.
+     */
+    private List<Inversion> startInversions(String since, Map<String, long[]> creates) throws Exception {
+        List<Inversion> inversions = new ArrayList<>();
+        try (var statement = backlog.connection().prepareStatement(INVERTED_STARTS)) {
             statement.setString(1, since);
             statement.setString(2, agent);
             try (var row = statement.executeQuery()) {
                 while (row.next()) {
-                    turns.add(String.format("start %d recorded %s claimed %s by %s (%s, began %s) after start %d recorded %s claimed %s by %s (%s)%s",
+                    long[] later = creates.get(row.getString("channel_id"));
+                    long[] earlier = creates.get(row.getString("before_channel"));
+                    boolean seen = later == null || earlier == null || earlier[1] < later[0];
+                    inversions.add(new Inversion(seen, String.format(
+                            "start %d recorded %s claimed %s by %s (%s, began %s) after start %d recorded %s claimed %s by %s (%s)",
                             row.getLong("log_window"), row.getString("created_at"), row.getString("claimed_at"), row.getString("claimed_by"),
                             row.getString("state"), row.getString("began_at"), row.getLong("before_window"), row.getString("before_created"),
-                            row.getString("before_claimed"), row.getString("before_by"), row.getString("before_state"),
-                            row.getBoolean("in_line") ? "" : ", recorded after this one was claimed"));
+                            row.getString("before_claimed"), row.getString("before_by"), row.getString("before_state"))));
                 }
             }
         }
-        return turns;
+        return inversions;
+    }
+
+    /**
+     * How many of the bench agent's turns started since {@code since} were claimed after a turn whose task was created
+     * before theirs, that is whose create the flood had answered before it sent theirs ({@code creates}: each task's send and
+     * answer, {@link System#nanoTime}): zero when the owner's line is first in, first out as its client sees it. Each turn is
+     * compared with every turn created before it (the latest claim among them), not only its neighbour in the store.
+     */
+    private long claimedBeforeCreatedBefore(String since, Map<String, long[]> creates) throws Exception {
+        Map<String, Long> claimed = new java.util.HashMap<>();
+        try (var statement = backlog.connection().prepareStatement("SELECT channel_id, (extract(epoch FROM claimed_at) * 1000000)::bigint"
+                + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND claimed_at IS NOT NULL")) {
+            statement.setString(1, since);
+            statement.setString(2, agent);
+            try (var row = statement.executeQuery()) {
+                while (row.next()) {
+                    claimed.put(row.getString(1), row.getLong(2));
+                }
+            }
+        }
+        return claimedLate(creates.entrySet().stream().filter(create -> claimed.containsKey(create.getKey()))
+                .map(create -> new long[] {create.getValue()[0], create.getValue()[1], claimed.get(create.getKey())}).toList());
+    }
+
+    /**
+     * Of {@code turns} ({sent, answered, claimed} of each task: its create's send and answer, its turn's claim), how many were
+     * claimed before the latest claim among those whose create was answered before theirs was sent.
+     */
+    static long claimedLate(List<long[]> unordered) {
+        long[][] turns = unordered.stream().sorted(Comparator.comparingLong(turn -> turn[1])).toArray(long[][]::new);
+        long[] answered = new long[turns.length];
+        long[] latestClaim = new long[turns.length];
+        for (int i = 0; i < turns.length; i++) {
+            answered[i] = turns[i][1];
+            latestClaim[i] = Math.max(turns[i][2], i == 0 ? Long.MIN_VALUE : latestClaim[i - 1]);
+        }
+        long late = 0;
+        for (long[] turn : turns) {
+            int before = java.util.Arrays.binarySearch(answered, turn[0]);
+            int createdBefore = before >= 0 ? before : -before - 1; // those answered strictly before it was sent (ties: not before)
+            while (createdBefore > 0 && answered[createdBefore - 1] >= turn[0]) {
+                createdBefore--;
+            }
+            if (createdBefore > 0 && latestClaim[createdBefore - 1] > turn[2]) {
+                late++;
+            }
+        }
+        return late;
+    }
+
+    /** The task a create's 202 answered, read from its body without parsing the whole of it. */
+    private static java.util.Optional<String> createdTask(HttpConnection.Response response) {
+        String field = "\"task_id\":\"";
+        int at = response.status() == 202 ? response.body().indexOf(field) : -1;
+        return at < 0 ? java.util.Optional.empty()
+                : java.util.Optional.of(response.body().substring(at + field.length(), response.body().indexOf('"', at + field.length())));
     }
 
     /**

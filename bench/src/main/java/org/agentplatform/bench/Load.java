@@ -72,6 +72,18 @@ final class Load {
     /** As above; stops early when {@code stop} is set (a background load). */
     static Result openLoop(String host, int port, String token, int connections, double rate, Duration duration, String path,
             int expected, IntFunction<String> body, AtomicBoolean stop) throws InterruptedException {
+        return openLoop(host, port, token, connections, rate, duration, path, expected, body, stop, (sent, response) -> { });
+    }
+
+    /** Told of each answer: when its request was sent ({@link System#nanoTime}) and the response, as the answer comes. */
+    interface Answers {
+
+        void answered(long sentNanos, HttpConnection.Response response);
+    }
+
+    /** As above, each answer told to {@code answers} on the caller's thread. */
+    static Result openLoop(String host, int port, String token, int connections, double rate, Duration duration, String path,
+            int expected, IntFunction<String> body, AtomicBoolean stop, Answers answers) throws InterruptedException {
         Latencies latencies = new Latencies();
         AtomicLong ok = new AtomicLong();
         AtomicLong failed = new AtomicLong();
@@ -91,8 +103,10 @@ final class Load {
                         if (wait > 0) {
                             sleepNanos(wait);
                         }
+                        long sent = System.nanoTime();
                         HttpConnection.Response response = http.post(path, body.apply(n));
                         latencies.record(due, System.nanoTime());
+                        answers.answered(sent, response);
                         count(response, expected, ok, failed, firstFailure);
                         due += intervalNanos;
                         n += connections;
