@@ -5,20 +5,25 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -645,7 +650,7 @@ public final class Bench {
         Thread flooding = Thread.ofPlatform().start(() -> {
             try {
                 flood.set(Load.openLoop(HOST, service.port(), key, sizes.clients(), floodRate, window, tasksPath(), 202,
-                        n -> Platform.echoTask("flood " + n), new java.util.concurrent.atomic.AtomicBoolean(),
+                        n -> Platform.echoTask("flood " + n), new AtomicBoolean(),
                         (sent, response) -> createdTask(response).ifPresent(task -> floodCreates.put(task, new long[] {sent, System.nanoTime()}))));
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
@@ -835,7 +840,7 @@ public final class Bench {
     }
 
     private static Instant timestamp(ResultSet row, int column) throws SQLException {
-        java.sql.Timestamp value = row.getTimestamp(column);
+        Timestamp value = row.getTimestamp(column);
         return value == null ? null : value.toInstant();
     }
 
@@ -942,7 +947,7 @@ public final class Bench {
      * compared with every turn created before it (the latest claim among them), not only its neighbour in the store.
      */
     private long claimedBeforeCreatedBefore(String since, Map<String, long[]> creates) throws Exception {
-        Map<String, Long> claimed = new java.util.HashMap<>();
+        Map<String, Long> claimed = new HashMap<>();
         try (var statement = backlog.connection().prepareStatement("SELECT channel_id, (extract(epoch FROM claimed_at) * 1000000)::bigint"
                 + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND claimed_at IS NOT NULL")) {
             statement.setString(1, since);
@@ -971,7 +976,7 @@ public final class Bench {
         }
         long late = 0;
         for (long[] turn : turns) {
-            int before = java.util.Arrays.binarySearch(answered, turn[0]);
+            int before = Arrays.binarySearch(answered, turn[0]);
             int createdBefore = before >= 0 ? before : -before - 1; // those answered strictly before it was sent (ties: not before)
             while (createdBefore > 0 && answered[createdBefore - 1] >= turn[0]) {
                 createdBefore--;
@@ -984,11 +989,11 @@ public final class Bench {
     }
 
     /** The task a create's 202 answered, read from its body without parsing the whole of it. */
-    private static java.util.Optional<String> createdTask(HttpConnection.Response response) {
+    private static Optional<String> createdTask(HttpConnection.Response response) {
         String field = "\"task_id\":\"";
         int at = response.status() == 202 ? response.body().indexOf(field) : -1;
-        return at < 0 ? java.util.Optional.empty()
-                : java.util.Optional.of(response.body().substring(at + field.length(), response.body().indexOf('"', at + field.length())));
+        return at < 0 ? Optional.empty()
+                : Optional.of(response.body().substring(at + field.length(), response.body().indexOf('"', at + field.length())));
     }
 
     /**
