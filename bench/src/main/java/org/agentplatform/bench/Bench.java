@@ -698,6 +698,10 @@ public final class Bench {
         double doneRatio = during.done().summary().p99() / Math.max(0.001, atRest.done().summary().p99());
         json.put("b_invoke_p99_ratio", invokeRatio);
         json.put("b_done_p99_ratio", doneRatio);
+        // a p99 of 60 samples is about their slowest, so one stall decides the ratio; how many went past twice the at-rest
+        // p99 tells one stall from a tail
+        json.put("b_invokes_over_twice_rest_p99", slowerThan(during.invokeSamples(), 2 * atRest.invokes().summary().p99()));
+        json.put("b_creates_over_twice_rest_p99", slowerThan(during.doneSamples(), 2 * atRest.done().summary().p99()));
         report.put("neighbours", json);
         report.atMost("neighbour's invoke p99 during a flood / at rest", invokeRatio, "x", 2.0);
         report.atMost("neighbour's create -> done p99 during a flood / at rest", doneRatio, "x", 2.0);
@@ -709,6 +713,9 @@ public final class Bench {
                 atRest.invokes().summary(), floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(),
                 flood.get().ok(), flood.get().failed(), backlogAtStop, inversions, overlapping, early[1], early[0]);
         System.out.println("bench: neighbours: each processor's peak lag during the flood (events): " + peakLags);
+        System.out.printf("bench: neighbours: of B's %d invokes and %d creates during the flood, %d and %d took over twice the p99 at rest%n",
+                during.invokeSamples().size(), during.doneSamples().size(), json.get("b_invokes_over_twice_rest_p99"),
+                json.get("b_creates_over_twice_rest_p99"));
         Map<String, Object> slowest = new LinkedHashMap<>();
         slowest.put("invoke_at_rest", slowestStages(atRest.invokeSamples(), 3));
         slowest.put("invoke_during_flood", slowestStages(during.invokeSamples(), 3));
@@ -833,6 +840,11 @@ public final class Bench {
             }
         }
         return lines;
+    }
+
+    /** How many of {@code samples} took longer than {@code millis}. */
+    private static long slowerThan(List<Sample> samples, double millis) {
+        return samples.stream().filter(sample -> sample.millis() > millis).count();
     }
 
     private static Instant instant(String text) {
