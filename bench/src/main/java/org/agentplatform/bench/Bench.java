@@ -13,7 +13,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import tools.jackson.databind.JsonNode;
 
@@ -606,7 +606,7 @@ public final class Bench {
                 since, row -> Map.of("p50_ms", row.getDouble(1), "p99_ms", row.getDouble(2), "tasks", (double) row.getLong(3)));
     }
 
-    /** What a row reader makes of the one row of a query. */
+    /** What a row reader makes of a row of a query. */
     private interface RowReader<T> {
 
         T read(ResultSet row) throws SQLException;
@@ -615,6 +615,21 @@ public final class Bench {
     /** The one row of {@code sql} (parameters: an instant, then the bench agent's id) about the bench agent since {@code since}. */
     private <T> T agentRowSince(String sql, String since, RowReader<T> reader) throws Exception {
         return rowSince(sql, since, agent, reader);
+    }
+
+    /** Every row of {@code sql} (parameters: an instant, then the bench agent's id) about the bench agent since {@code since}. */
+    private <T> List<T> agentRowsSince(String sql, String since, RowReader<T> reader) throws Exception {
+        List<T> rows = new ArrayList<>();
+        try (var statement = backlog.connection().prepareStatement(sql)) {
+            statement.setString(1, since);
+            statement.setString(2, agent);
+            try (var row = statement.executeQuery()) {
+                while (row.next()) {
+                    rows.add(reader.read(row));
+                }
+            }
+        }
+        return rows;
     }
 
     /** The one row of {@code sql} (parameters: an instant, then an agent's id) about agent {@code about} since {@code since}. */
@@ -932,24 +947,16 @@ public final class Bench {
      * finish neighbours in either order.
      */
     private List<Inversion> startInversions(String since, Map<String, long[]> creates) throws Exception {
-        List<Inversion> inversions = new ArrayList<>();
-        try (var statement = backlog.connection().prepareStatement(INVERTED_STARTS)) {
-            statement.setString(1, since);
-            statement.setString(2, agent);
-            try (var row = statement.executeQuery()) {
-                while (row.next()) {
-                    long[] later = creates.get(row.getString("channel_id"));
-                    long[] earlier = creates.get(row.getString("before_channel"));
-                    boolean seen = later == null || earlier == null || earlier[1] < later[0];
-                    inversions.add(new Inversion(seen, String.format(
-                            "start %d recorded %s claimed %s by %s (%s, began %s) after start %d recorded %s claimed %s by %s (%s)",
-                            row.getLong("log_window"), row.getString("created_at"), row.getString("claimed_at"), row.getString("claimed_by"),
-                            row.getString("state"), row.getString("began_at"), row.getLong("before_window"), row.getString("before_created"),
-                            row.getString("before_claimed"), row.getString("before_by"), row.getString("before_state"))));
-                }
-            }
-        }
-        return inversions;
+        return agentRowsSince(INVERTED_STARTS, since, row -> {
+            long[] later = creates.get(row.getString("channel_id"));
+            long[] earlier = creates.get(row.getString("before_channel"));
+            boolean seen = later == null || earlier == null || earlier[1] < later[0];
+            return new Inversion(seen, String.format(
+                    "start %d recorded %s claimed %s by %s (%s, began %s) after start %d recorded %s claimed %s by %s (%s)",
+                    row.getLong("log_window"), row.getString("created_at"), row.getString("claimed_at"), row.getString("claimed_by"),
+                    row.getString("state"), row.getString("began_at"), row.getLong("before_window"), row.getString("before_created"),
+                    row.getString("before_claimed"), row.getString("before_by"), row.getString("before_state")));
+        });
     }
 
     /**
@@ -959,17 +966,10 @@ public final class Bench {
      * compared with every turn created before it (the latest claim among them), not only its neighbour in the store.
      */
     private long claimedBeforeCreatedBefore(String since, Map<String, long[]> creates) throws Exception {
-        Map<String, Long> claimed = new HashMap<>();
-        try (var statement = backlog.connection().prepareStatement("SELECT channel_id, (extract(epoch FROM claimed_at) * 1000000)::bigint"
-                + " FROM local_turn WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND claimed_at IS NOT NULL")) {
-            statement.setString(1, since);
-            statement.setString(2, agent);
-            try (var row = statement.executeQuery()) {
-                while (row.next()) {
-                    claimed.put(row.getString(1), row.getLong(2));
-                }
-            }
-        }
+        Map<String, Long> claimed = agentRowsSince("SELECT channel_id, (extract(epoch FROM claimed_at) * 1000000)::bigint FROM local_turn"
+                + " WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND kind = 'task' AND claimed_at IS NOT NULL", since,
+                row -> Map.entry(row.getString(1), row.getLong(2))).stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, Math::min)); // a task's first turn, its create's
         return claimedLate(creates.entrySet().stream().filter(create -> claimed.containsKey(create.getKey()))
                 .map(create -> new long[] {create.getValue()[0], create.getValue()[1], claimed.get(create.getKey())}).toList());
     }
