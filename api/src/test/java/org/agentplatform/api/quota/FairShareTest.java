@@ -1,15 +1,23 @@
 package org.agentplatform.api.quota;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.quota.FairShare.Asking;
 import org.agentplatform.kernel.error.ErrorCode;
 import org.agentplatform.kernel.identity.OwnerId;
 import org.junit.jupiter.api.Test;
 
 /**
- * Shares of a saturated node: only while it is saturated, only an owner above its weighted share is refused (429 with a
- * Retry-After), an owner alone never, and a refusal is not counted as an admission.
+ * The node's ceiling on task creates and the owners' shares of it, on a clock the test moves: found from the node's
+ * saturation (cut while the lag grows, held while it shrinks, raised while there is room and the creates press on it),
+ * divided max-min fair by weight, never applied to an owner alone, and never withering for an owner because it was refused.
  */
 class FairShareTest {
 
@@ -18,104 +26,178 @@ class FairShareTest {
     private static final OwnerId HEAVY = OwnerId.random();
 
     private final MovingClock clock = new MovingClock();
-    private boolean saturated;
-    private final FairShare shares = new FairShare(() -> saturated, owner -> owner.equals(HEAVY) ? 4 : 1, clock);
+    private final Saturation node = new Saturation();
+    private final FairShare shares = new FairShare(node, owner -> owner.equals(HEAVY) ? 4 : 1, clock);
 
     @Test
-    void aFloodingOwnerWaitsWhileTheNodeIsSaturatedAndItsNeighbourDoesNot() {
-        for (int second = 0; second < 5; second++) {
-            admitted(FLOODING, 100);
-            admitted(STEADY, 2);
-            clock.advance(1_000);
+    void aFloodingOwnerGetsWhatItsNeighbourLeavesOfTheCeilingSecondAfterSecondWhileRefused() {
+        second(Map.of(FLOODING, 500, STEADY, 2));
+        Map<OwnerId, Integer> admitted = second(Map.of(FLOODING, 500, STEADY, 2));
+        assertThat(admitted).as("no ceiling before the node saturated").containsEntry(FLOODING, 500);
+        node.saturate(300);
+        admitted = second(Map.of(FLOODING, 500, STEADY, 2));
+        double ceiling = shares.ceiling();
+        assertThat(ceiling).as("cut to less than what was admitted").isLessThan(500 * FairShare.CUT + 1);
+        assertThat(admitted).containsEntry(STEADY, 2);
+        // the node stays saturated while its lag shrinks: the ceiling holds, and the flooding owner, refused most of the
+        // time, still gets the rest of it every second (it is not refused outright until its rate has withered)
+        node.drain(280);
+        for (int second = 0; second < 10; second++) {
+            admitted = second(Map.of(FLOODING, 500, STEADY, 2));
+            assertThat(shares.ceiling()).isEqualTo(ceiling);
+            assertThat(admitted).as("second " + second).containsEntry(STEADY, 2);
+            assertThat((double) admitted.get(FLOODING)).as("second " + second).isCloseTo(ceiling - 2, within(ceiling * 0.1));
         }
-        saturated = true;
-        clock.advance(FairShare.TOTAL_MS);
-        ApiException refused = shares.refusal(FLOODING);
-        assertThat(refused).isNotNull();
-        assertThat(refused.code()).isEqualTo(ErrorCode.RATE_LIMITED);
-        assertThat(refused.retryAfterSeconds()).isEqualTo(FairShare.RETRY_AFTER_SECONDS);
-        assertThat(refused.getMessage()).contains("shared by 2 owners");
-        assertThat(shares.refusal(STEADY)).isNull();
-
-        saturated = false;
-        assertThat(shares.refusal(FLOODING)).as("the node has room again").isNull();
     }
 
     @Test
-    void anOwnerFirstSeenWhileTheNodeIsSaturatedIsCountedFromItsFirstAdmission() {
-        saturated = true;
-        admitted(STEADY, 1);
-        int admitted = 0;
-        while (shares.refusal(FLOODING) == null) {
-            assertThat(++admitted).as("refused once past its share").isLessThan(10);
-            clock.advance(FairShare.TOTAL_MS);
+    void aRefusalSaysWhyAndIsNotCountedAsAnAdmission() {
+        second(Map.of(FLOODING, 100, STEADY, 2));
+        second(Map.of(FLOODING, 100, STEADY, 2));
+        node.saturate(300);
+        second(Map.of(FLOODING, 100, STEADY, 2));
+        ApiException refused = null;
+        for (int create = 0; refused == null; create++) {
+            assertThat(create).as("refused past its share").isLessThan(1_000);
+            refused = shares.refusal(FLOODING);
         }
-        assertThat(shares.refusal(STEADY)).isNull();
+        assertThat(refused.code()).isEqualTo(ErrorCode.RATE_LIMITED);
+        assertThat(refused.retryAfterSeconds()).isEqualTo(FairShare.RETRY_AFTER_SECONDS);
+        assertThat(refused.getMessage()).contains("saturated").contains("shared by 2 owners");
+        assertThat(shares.refusal(FLOODING)).as("still past its share: the refusal admitted nothing").isNotNull();
+        assertThat(shares.refusal(STEADY)).as("its neighbour, within its own").isNull();
+    }
+
+    @Test
+    void theCeilingIsCutWhileTheLagGrowsHeldWhileItShrinksAndRaisedWhenThereIsRoomAndTheCreatesPressOnIt() {
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        node.saturate(250);
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        double first = shares.ceiling();
+        node.saturate(400);
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        double second = shares.ceiling();
+        assertThat(second).as("growing lag: cut again").isLessThan(first);
+        node.drain(300);
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        assertThat(shares.ceiling()).as("shrinking lag: held").isEqualTo(second);
+        node.relieve();
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        assertThat(shares.ceiling()).as("room, and pressed: raised").isGreaterThan(second);
+        // the creates slow down (their pace takes a moment to show it)
+        second(Map.of(FLOODING, 1, STEADY, 1));
+        double raised = shares.ceiling();
+        second(Map.of(FLOODING, 1, STEADY, 1));
+        second(Map.of(FLOODING, 1, STEADY, 1));
+        assertThat(shares.ceiling()).as("room, not pressed: held").isEqualTo(raised);
+    }
+
+    @Test
+    void anOwnerAloneIsNeverRefusedThoughTheNodeLearnsItsCeiling() {
+        second(Map.of(FLOODING, 500));
+        for (int second = 0; second < 5; second++) {
+            node.saturate(300 + second * 100);
+            assertThat(second(Map.of(FLOODING, 500))).containsEntry(FLOODING, 500);
+        }
+        assertThat(shares.ceiling()).as("learnt from the owner's own flood, not compounded while unapplied")
+                .isCloseTo(500 * FairShare.CUT, within(500 * FairShare.CUT * 0.15));
+    }
+
+    @Test
+    void sharesFollowTheOwnersWeights() {
+        second(Map.of(HEAVY, 300, STEADY, 300));
+        second(Map.of(HEAVY, 300, STEADY, 300));
+        node.saturate(300);
+        second(Map.of(HEAVY, 300, STEADY, 300));
+        node.saturate(200);
+        second(Map.of(HEAVY, 300, STEADY, 300));
+        Map<OwnerId, Integer> admitted = second(Map.of(HEAVY, 300, STEADY, 300));
+        assertThat((double) admitted.get(HEAVY) / admitted.get(STEADY)).as("4 to 1").isCloseTo(4, within(0.6));
+    }
+
+    @Test
+    void theLevelLeavesWhatTheSmallAskFor() {
+        List<Asking> asking = new ArrayList<>(List.of(new Asking(10, 1), new Asking(50, 1), new Asking(200, 1)));
+        assertThat(FairShare.level(100, asking)).as("10 served, 90 left for two, 50 over 45").isEqualTo(45);
+        assertThat(FairShare.level(300, new ArrayList<>(asking))).as("all served").isInfinite();
+        assertThat(FairShare.level(100, new ArrayList<>(List.of(new Asking(100, 4), new Asking(100, 1))))).isEqualTo(20);
+        assertThat(FairShare.level(Double.POSITIVE_INFINITY, new ArrayList<>(asking))).isInfinite();
     }
 
     @Test
     void anOwnerIdleForLongIsForgottenAndCountedAgainWhenItReturns() {
-        admitted(STEADY, 3);
-        admitted(FLOODING, 3);
+        second(Map.of(FLOODING, 100, STEADY, 2));
+        second(Map.of(FLOODING, 100, STEADY, 2));
+        node.saturate(300);
+        second(Map.of(FLOODING, 100, STEADY, 2));
         clock.advance(FairShare.FORGOTTEN_AFTER_MS);
         shares.forgetIdle();
-        saturated = true;
-        admitted(STEADY, 1);
-        clock.advance(FairShare.TOTAL_MS);
-        // the flooding owner, back, is counted from its first admission on
-        admitted(FLOODING, 2);
-        clock.advance(FairShare.TOTAL_MS);
-        assertThat(shares.refusal(FLOODING)).isNotNull();
+        assertThat(second(Map.of(FLOODING, 100))).as("alone now").containsEntry(FLOODING, 100);
+        node.relieve();
+        assertThat(second(Map.of(FLOODING, 100, STEADY, 2)).get(FLOODING)).as("shares again with its neighbour back").isLessThan(100);
     }
 
-    @Test
-    void anOwnerAloneIsNeverRefusedForItsShare() {
-        for (int second = 0; second < 5; second++) {
-            admitted(FLOODING, 100);
-            clock.advance(1_000);
+    /**
+     * One second of creates, each owner's spread evenly over it, the node's saturation as set; what each owner had
+     * admitted.
+     */
+    private Map<OwnerId, Integer> second(Map<OwnerId, Integer> perSecond) {
+        record Create(long at, OwnerId owner) {
         }
-        saturated = true;
-        clock.advance(FairShare.TOTAL_MS);
-        assertThat(shares.refusal(FLOODING)).isNull();
+        List<Create> creates = new ArrayList<>();
+        perSecond.forEach((owner, count) -> {
+            for (int create = 0; create < count; create++) {
+                creates.add(new Create(create * 1_000L / count, owner));
+            }
+        });
+        creates.sort(Comparator.comparingLong(Create::at));
+        Map<OwnerId, Integer> admitted = new HashMap<>();
+        perSecond.keySet().forEach(owner -> admitted.put(owner, 0));
+        long at = 0;
+        for (Create create : creates) {
+            clock.advance(create.at() - at);
+            at = create.at();
+            if (shares.refusal(create.owner()) == null) {
+                admitted.merge(create.owner(), 1, Integer::sum);
+            }
+        }
+        clock.advance(1_000 - at);
+        return admitted;
     }
 
-    @Test
-    void aShareFollowsTheOwnersWeight() {
-        // 80 a second against 40: over an equal share, within a share of 4 to 1
-        for (int second = 0; second < 5; second++) {
-            admitted(HEAVY, 80);
-            admitted(STEADY, 40);
-            clock.advance(1_000);
-        }
-        saturated = true;
-        clock.advance(FairShare.TOTAL_MS);
-        assertThat(shares.refusal(HEAVY)).isNull();
-        assertThat(shares.refusal(STEADY)).as("40 of 120 a second is over a fifth").isNotNull();
-    }
+    /** The node's saturation as the test sets it: its lag held, or shrinking by an event each time it is looked at. */
+    private static final class Saturation implements Congestion {
 
-    @Test
-    void refusalsAreNotAdmissionsSoTheRateFallsAndTheOwnerIsAdmittedAgain() {
-        for (int second = 0; second < 5; second++) {
-            admitted(FLOODING, 30);
-            admitted(STEADY, 10);
-            clock.advance(1_000);
-        }
-        saturated = true;
-        clock.advance(FairShare.TOTAL_MS);
-        assertThat(shares.refusal(FLOODING)).isNotNull();
-        // the steady owner goes on at 2 a second, the flooding one is refused: its rate halves every half-life until it is
-        // within its share
-        int refusals = 0;
-        while (shares.refusal(FLOODING) != null) {
-            assertThat(++refusals).as("admitted again within a few half-lives").isLessThan(20);
-            admitted(STEADY, 1);
-            clock.advance(FairShare.HALF_LIFE_MS / 4);
-        }
-    }
+        private boolean congested;
+        private long lag;
+        private boolean draining;
 
-    private void admitted(OwnerId owner, int times) {
-        for (int time = 0; time < times; time++) {
-            assertThat(shares.refusal(owner)).isNull();
+        void saturate(long lag) {
+            this.congested = true;
+            this.lag = lag;
+            this.draining = false;
+        }
+
+        void drain(long from) {
+            saturate(from);
+            this.draining = true;
+        }
+
+        void relieve() {
+            this.congested = false;
+            this.lag = 0;
+            this.draining = false;
+        }
+
+        @Override
+        public boolean congested() {
+            return congested;
+        }
+
+        @Override
+        public long lag() {
+            return draining ? lag-- : lag;
         }
     }
 }

@@ -14,7 +14,8 @@ import org.springframework.dao.DataAccessException;
 /**
  * {@link Congestion} from the processors every owner's tasks pass through in one order on this node ({@code watched}: the
  * task dispatcher's hand-off to the runtime, the task projection that reads and streams show): saturated once one of them
- * is {@code high} events or more behind the store's head, until every one is back within a quarter of it. {@link #sample}
+ * is {@code high} events or more behind the store's head, until every one is back within a quarter of it; the lag is the
+ * slowest one's as last sampled. {@link #sample}
  * reads the head afresh (one index lookup) and the processors' positions from memory; a node holding no segment of a
  * processor does not count it (the node that holds them sheds its own creates). While saturated the node says so in its
  * log at most once a minute, with how far behind it was.
@@ -32,6 +33,7 @@ public final class ProcessorCongestion implements Congestion {
     private final long high;
     private final Clock clock;
     private volatile boolean congested;
+    private volatile long lag;
     // the sampling thread's own
     private long saturatedSamples;
     private long loggedAt = Long.MIN_VALUE;
@@ -49,6 +51,11 @@ public final class ProcessorCongestion implements Congestion {
     @Override
     public boolean congested() {
         return congested;
+    }
+
+    @Override
+    public long lag() {
+        return lag;
     }
 
     /** Reads how far behind the watched processors are and decides whether the node is saturated. */
@@ -78,6 +85,7 @@ public final class ProcessorCongestion implements Congestion {
                 slowest = name;
             }
         }
+        this.lag = lag;
         congested = congested ? lag > high / 4 : lag >= high;
         if (congested) {
             saturatedSamples++;
@@ -86,7 +94,7 @@ public final class ProcessorCongestion implements Congestion {
                 loggedAt = now;
                 log.atInfo().addKeyValue("processor", slowest).addKeyValue("lag_events", lag).addKeyValue("threshold_events", high)
                         .addKeyValue("saturated_samples", saturatedSamples)
-                        .log("node saturated: creates past an owner's share are refused until the processors catch up");
+                        .log("node saturated: the processors are behind the store");
             }
         }
     }

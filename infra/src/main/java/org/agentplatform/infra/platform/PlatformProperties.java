@@ -197,9 +197,10 @@ public record PlatformProperties(
      *                                     answers 429 {@code rate_limited} with {@code Retry-After}
      * @param maxUnfinishedInvokesPerOwner queued or running synchronous invokes an owner may have, apart from its tasks
      * @param saturationLagEvents          how far behind the event store's head (in events) the task dispatcher or the task
-     *                                     projection on this node may fall before the node counts as saturated: then an owner
-     *                                     creating tasks faster than its weighted share is answered 429 {@code rate_limited}
-     *                                     until both are back within a quarter of it; 0 never counts the node saturated
+     *                                     projection on this node may fall before the node counts as saturated (until both
+     *                                     are back within a quarter of it): the node then lowers its ceiling on task creates,
+     *                                     which owners share when several ask for more, an owner past its weighted share
+     *                                     answered 429 {@code rate_limited}; 0 never counts the node saturated
      */
     public record Tasks(
             @DefaultValue("24h") Duration chunkRetention,
@@ -209,7 +210,7 @@ public record PlatformProperties(
             @DefaultValue Map<UUID, Integer> ownerWeights,
             @DefaultValue("10000") int maxUnfinishedPerOwner,
             @DefaultValue("1000") int maxUnfinishedInvokesPerOwner,
-            @DefaultValue("200") int saturationLagEvents) {
+            @DefaultValue("50") int saturationLagEvents) {
 
         public Tasks {
             if (turnWorkers < 0) {

@@ -1,5 +1,7 @@
 package org.agentplatform.infra.app.task;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -125,10 +127,18 @@ public class TasksConfiguration {
         return new PeriodicJob("saturation-sampler", ProcessorCongestion.SAMPLE_INTERVAL, congestion::sample, new BackgroundPriority(0));
     }
 
-    /** Each owner's share of a saturated node, weighted as in the fair order of turns. */
+    /** Each owner's share of what the node carries, weighted as in the fair order of turns. */
     @Bean
     FairShare fairShare(ProcessorCongestion congestion, PlatformProperties properties, Clock clock) {
         return new FairShare(congestion, properties.tasks()::ownerWeight, clock);
+    }
+
+    /** The node's ceiling on task creates a second, for operators: {@code +Inf} until the node first saturated. */
+    @Bean
+    MeterBinder admissionCeilingGauge(FairShare fairShare) {
+        return registry -> Gauge.builder("agent.platform.tasks.admission.ceiling", fairShare, FairShare::ceiling)
+                .description("Task creates a second this node shares between owners when several ask for more; +Inf until it first saturated")
+                .register(registry);
     }
 
     @Bean
