@@ -1,18 +1,28 @@
 package org.agentplatform.api.quota;
 
 /**
- * Port: whether the stages every owner's tasks pass through in one order (handed to the runtime, projected for reads and
- * streams) are behind the event store by more than they catch up on at once, that is, whether this node is saturated,
- * and how far behind they are. {@link FairShare} keeps the node's task creates below what saturates it and shares them
- * between owners.
+ * Port: how far behind the event store the stages every owner's tasks pass through in one order are (handed to the
+ * runtime, projected for reads and streams), and what that says of the node: room to take more, at its edge, or saturated
+ * (behind by more than they catch up on at once). {@link FairShare} keeps the node's task creates at its edge and shares
+ * them between owners.
  */
 public interface Congestion {
 
-    /** A node that never says it is saturated: no owner is ever asked to wait for its share. */
+    /** What the lag says of the node. */
+    enum State {
+        /** Well within what the stages keep up with: the node can take more. */
+        ROOM,
+        /** Behind, not yet saturated: take no more. */
+        EDGE,
+        /** Behind by more than they catch up on at once: take less. */
+        SATURATED
+    }
+
+    /** A node that never says it is behind: no owner is ever asked to wait for its share. */
     Congestion NEVER = new Congestion() {
         @Override
-        public boolean congested() {
-            return false;
+        public State state() {
+            return State.ROOM;
         }
 
         @Override
@@ -21,7 +31,7 @@ public interface Congestion {
         }
     };
 
-    boolean congested();
+    State state();
 
     /** How far behind the store the slowest of the stages was when last looked at, in events. */
     long lag();

@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The ceiling: unknown (none) until the node first saturates. At most every {@value #ADJUST_MS} ms, while the node is
  * saturated and its lag is not shrinking, it is cut to {@value #CUT} of the rate the node admitted then, if that is lower
- * (so it compounds while it holds the creates, and does not while it holds none, an owner alone); while the node
- * is not saturated and the admissions press on it ({@value #PRESSED} of it or more), it grows by {@value #PROBE} of
- * itself (at least {@value #MIN_PROBE} a second), probing for room. While the lag shrinks after a cut, it holds.
+ * (so it compounds while it holds the creates, and does not while it holds none, an owner alone); while the node has room
+ * and the admissions press on it ({@value #PRESSED} of it or more), it grows by {@value #PROBE} of itself (at least
+ * {@value #MIN_PROBE} a second), probing for more. At the node's edge, and while the lag shrinks after a cut, it holds.
  *
  * <p>An owner's demand is its creates, admitted or refused, decayed with a half-life of {@value #DEMAND_HALF_LIFE_MS} ms (a
  * refused owner still asks, so its share does not wither while it is refused); its pace, the one held against its share,
@@ -152,7 +152,8 @@ public final class FairShare {
             return;
         }
         long lag = congestion.lag();
-        if (congestion.congested()) {
+        Congestion.State state = congestion.state();
+        if (state == Congestion.State.SATURATED) {
             if (lag >= lagAtAdjust) {
                 double before = ceiling;
                 ceiling = Math.max(MIN_CEILING, Math.min(ceiling, CUT * admitted));
@@ -164,11 +165,11 @@ public final class FairShare {
                             .log("node saturated: task creates shared between owners up to a lower ceiling");
                 }
             }
-        } else if (!Double.isInfinite(ceiling) && admitted >= PRESSED * ceiling) {
+        } else if (state == Congestion.State.ROOM && !Double.isInfinite(ceiling) && admitted >= PRESSED * ceiling) {
             ceiling += Math.max(MIN_PROBE, PROBE * ceiling);
         }
         log.atDebug().addKeyValue("ceiling_per_second", ceiling).addKeyValue("admitted_per_second", Math.round(admitted))
-                .addKeyValue("lag", lag).addKeyValue("congested", congestion.congested()).log("admission ceiling");
+                .addKeyValue("lag", lag).addKeyValue("state", state).log("admission ceiling");
         lagAtAdjust = lag;
         adjustedAt = now;
     }

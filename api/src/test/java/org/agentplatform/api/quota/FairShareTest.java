@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The node's ceiling on task creates and the owners' shares of it, on a clock the test moves: found from the node's
- * saturation (cut while the lag grows, held while it shrinks, raised while there is room and the creates press on it),
+ * saturation (cut while the lag grows, held while it shrinks and at the edge, raised while there is room and the creates
+ * press on it),
  * divided max-min fair by weight, never applied to an owner alone, and never withering for an owner because it was refused.
  */
 class FairShareTest {
@@ -69,7 +70,7 @@ class FairShareTest {
     }
 
     @Test
-    void theCeilingIsCutWhileTheLagGrowsHeldWhileItShrinksAndRaisedWhenThereIsRoomAndTheCreatesPressOnIt() {
+    void theCeilingIsCutWhileTheLagGrowsHeldWhileItShrinksOrAtTheEdgeAndRaisedWhenThereIsRoomAndTheCreatesPressOnIt() {
         second(Map.of(FLOODING, 400, STEADY, 2));
         second(Map.of(FLOODING, 400, STEADY, 2));
         node.saturate(250);
@@ -82,6 +83,9 @@ class FairShareTest {
         node.drain(300);
         second(Map.of(FLOODING, 400, STEADY, 2));
         assertThat(shares.ceiling()).as("shrinking lag: held").isEqualTo(second);
+        node.edge(30);
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        assertThat(shares.ceiling()).as("at the edge: held").isEqualTo(second);
         node.relieve();
         second(Map.of(FLOODING, 400, STEADY, 2));
         assertThat(shares.ceiling()).as("room, and pressed: raised").isGreaterThan(second);
@@ -169,12 +173,12 @@ class FairShareTest {
     /** The node's saturation as the test sets it: its lag held, or shrinking by an event each time it is looked at. */
     private static final class Saturation implements Congestion {
 
-        private boolean congested;
+        private State state = State.ROOM;
         private long lag;
         private boolean draining;
 
         void saturate(long lag) {
-            this.congested = true;
+            this.state = State.SATURATED;
             this.lag = lag;
             this.draining = false;
         }
@@ -184,15 +188,21 @@ class FairShareTest {
             this.draining = true;
         }
 
+        void edge(long lag) {
+            this.state = State.EDGE;
+            this.lag = lag;
+            this.draining = false;
+        }
+
         void relieve() {
-            this.congested = false;
+            this.state = State.ROOM;
             this.lag = 0;
             this.draining = false;
         }
 
         @Override
-        public boolean congested() {
-            return congested;
+        public State state() {
+            return state;
         }
 
         @Override

@@ -14,8 +14,8 @@ import org.springframework.dao.DataAccessException;
 /**
  * {@link Congestion} from the processors every owner's tasks pass through in one order on this node ({@code watched}: the
  * task dispatcher's hand-off to the runtime, the task projection that reads and streams show): saturated once one of them
- * is {@code high} events or more behind the store's head, until every one is back within a quarter of it; the lag is the
- * slowest one's as last sampled. {@link #sample}
+ * is {@code high} events or more behind the store's head, until every one is back within a quarter of it; with room while
+ * within a quarter of it and not saturated, at the edge between. The lag is the slowest one's as last sampled. {@link #sample}
  * reads the head afresh (one index lookup) and the processors' positions from memory; a node holding no segment of a
  * processor does not count it (the node that holds them sheds its own creates). While saturated the node says so in its
  * log at most once a minute, with how far behind it was.
@@ -49,8 +49,8 @@ public final class ProcessorCongestion implements Congestion {
     }
 
     @Override
-    public boolean congested() {
-        return congested;
+    public State state() {
+        return congested ? State.SATURATED : lag <= high / 4 ? State.ROOM : State.EDGE;
     }
 
     @Override
