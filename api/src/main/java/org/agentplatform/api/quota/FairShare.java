@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The ceiling: unknown (none) until the node first saturates. At most every {@value #ADJUST_MS} ms, while the node is
  * saturated and its lag is not shrinking, it is cut to {@value #CUT} of the rate the node admitted then, if that is lower
- * (so it compounds while it holds the creates, and does not while it holds none, an owner alone); while the node has room
+ * (so it compounds while it holds the creates, and does not while it holds none, an owner alone), unless the creates were
+ * well below it (under {@value #CUT} of it: other work saturated the node, and a ceiling cut to a trickle of creates would
+ * hold the next flood at that trickle while it climbs back); while the node has room
  * and the admissions press on it ({@value #PRESSED} of it or more), it grows by {@value #PROBE} of itself (at least
  * {@value #MIN_PROBE} a second), probing for more. At the node's edge, and while the lag shrinks after a cut, it holds.
  *
@@ -154,7 +156,8 @@ public final class FairShare {
         long lag = congestion.lag();
         Congestion.State state = congestion.state();
         if (state == Congestion.State.SATURATED) {
-            if (lag >= lagAtAdjust) {
+            // creates well below the ceiling did not saturate the node: it is not theirs to pay for
+            if (lag >= lagAtAdjust && (Double.isInfinite(ceiling) || admitted >= CUT * ceiling)) {
                 double before = ceiling;
                 ceiling = Math.max(MIN_CEILING, Math.min(ceiling, CUT * admitted));
                 if (loggedAt == Long.MIN_VALUE || now - loggedAt >= LOG_INTERVAL_MS) {

@@ -98,6 +98,24 @@ class FairShareTest {
     }
 
     @Test
+    void aSaturationThatTheCreatesWellBelowTheCeilingDidNotCauseLeavesItAsItIs() {
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        node.saturate(100);
+        second(Map.of(FLOODING, 400, STEADY, 2));
+        node.relieve();
+        second(Map.of(STEADY, 2));
+        second(Map.of(STEADY, 2));
+        double learnt = shares.ceiling();
+        // other work saturates the node, its lag growing, while a trickle of creates comes in
+        for (int second = 0; second < 5; second++) {
+            node.saturate(100 + second * 50);
+            second(Map.of(STEADY, 2));
+        }
+        assertThat(shares.ceiling()).isEqualTo(learnt);
+    }
+
+    @Test
     void anOwnerAloneIsNeverRefusedThoughTheNodeLearnsItsCeiling() {
         second(Map.of(FLOODING, 500));
         for (int second = 0; second < 5; second++) {
