@@ -100,7 +100,7 @@ public final class FairShare {
         double allowed = share.level() * asking.weight;
         if (share.sharing() >= 2 && asking.pace.perSecond(now) > allowed) {
             return new ApiException(ErrorCode.RATE_LIMITED, String.format(
-                    "The platform is saturated: this node carries about %.0f task creates a second, shared by %d owners, and this owner"
+                    "The platform is at capacity: this node carries about %.0f task creates a second, shared by %d owners, and this owner"
                             + " creates tasks faster than its share of them (%.0f a second); retry after %ds",
                     share.ceiling(), share.sharing(), allowed, RETRY_AFTER_SECONDS),
                     "", Map.of("retry_after_seconds", Long.toString(RETRY_AFTER_SECONDS)), RETRY_AFTER_SECONDS);

@@ -2,6 +2,7 @@ package org.agentplatform.api.quota;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -194,8 +195,16 @@ public final class OwnerBacklog {
             readAt = readStartedAt;
         }
 
+        /**
+         * Forgets the admitted tasks the read model has not shown for {@value #PENDING_PATIENCE_MS} ms: from the oldest on
+         * (the map keeps them in admission order), so a create pays for those it forgets, not for every one still pending
+         * (a burst leaves thousands pending while the read model catches up).
+         */
         private void forgetLost(long now) {
-            pending.values().removeIf(admittedAt -> now - admittedAt >= PENDING_PATIENCE_MS);
+            Iterator<Long> oldest = pending.values().iterator();
+            while (oldest.hasNext() && now - oldest.next() >= PENDING_PATIENCE_MS) {
+                oldest.remove();
+            }
         }
 
         synchronized boolean idle(long now) {

@@ -64,7 +64,7 @@ class FairShareTest {
         }
         assertThat(refused.code()).isEqualTo(ErrorCode.RATE_LIMITED);
         assertThat(refused.retryAfterSeconds()).isEqualTo(FairShare.RETRY_AFTER_SECONDS);
-        assertThat(refused.getMessage()).contains("saturated").contains("shared by 2 owners");
+        assertThat(refused.getMessage()).contains("at capacity").contains("shared by 2 owners");
         assertThat(shares.refusal(FLOODING)).as("still past its share: the refusal admitted nothing").isNotNull();
         assertThat(shares.refusal(STEADY)).as("its neighbour, within its own").isNull();
     }

@@ -84,6 +84,20 @@ class OwnerBacklogTest {
         admit(Work.TASKS);
     }
 
+    @Test
+    void onlyTheAdmissionsPastTheirPatienceStopCounting() {
+        admit(Work.TASKS);
+        admit(Work.TASKS);
+        clock.advance(OwnerBacklog.PENDING_PATIENCE_MS / 2);
+        admit(Work.TASKS);
+        assertRefused(Work.TASKS, "3");
+        clock.advance(OwnerBacklog.PENDING_PATIENCE_MS / 2);
+        // the first two are past their patience, the third is not
+        admit(Work.TASKS);
+        admit(Work.TASKS);
+        assertRefused(Work.TASKS, "3");
+    }
+
     private TaskId admit(Work work) {
         TaskId task = TaskId.random();
         assertThat(backlog.admit(OWNER, work, task).block()).isNotNull();

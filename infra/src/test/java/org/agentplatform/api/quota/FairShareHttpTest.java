@@ -60,7 +60,7 @@ class FairShareHttpTest extends ApiTest {
             assertThat(refused.getResponseHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
             JsonNode error = json(refused).get("error");
             assertThat(error.get("code").asString()).isEqualTo("rate_limited");
-            assertThat(error.get("message").asString()).contains("saturated").contains("shared by 2 owners");
+            assertThat(error.get("message").asString()).contains("at capacity").contains("shared by 2 owners");
             assertThat(error.at("/metadata/retry_after_seconds").asString()).isEqualTo("1");
             // a refusal is not an admission: the owner is still past its share; the neighbour meanwhile, within its own, is admitted
             assertThat(create(flooding, floodingAgent, "still past its share").getStatus().value()).isEqualTo(429);
