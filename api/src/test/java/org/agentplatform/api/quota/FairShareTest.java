@@ -41,7 +41,8 @@ class FairShareTest {
         assertThat(ceiling).as("cut to less than what was admitted").isLessThan(500 * FairShare.CUT + 1);
         assertThat(admitted).containsEntry(STEADY, 2);
         // the node stays saturated while its lag shrinks: the ceiling holds, and the flooding owner, refused most of the
-        // time, still gets the rest of it every second (it is not refused outright until its rate has withered)
+        // time, still gets the rest of it every second (a share of the admitted rates withered with the refusals, and
+        // refused it outright)
         node.drain(280);
         for (int second = 0; second < 10; second++) {
             admitted = second(Map.of(FLOODING, 500, STEADY, 2));
