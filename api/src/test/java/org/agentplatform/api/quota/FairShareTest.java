@@ -32,11 +32,11 @@ class FairShareTest {
 
     @Test
     void aFloodingOwnerGetsWhatItsNeighbourLeavesOfTheCeilingSecondAfterSecondWhileRefused() {
-        second(Map.of(FLOODING, 500, STEADY, 2));
-        Map<OwnerId, Integer> admitted = second(Map.of(FLOODING, 500, STEADY, 2));
+        Map<OwnerId, Integer> flood = Map.of(FLOODING, 500, STEADY, 2);
+        Map<OwnerId, Integer> admitted = settled(flood);
         assertThat(admitted).as("no ceiling before the node saturated").containsEntry(FLOODING, 500);
         node.saturate(300);
-        admitted = second(Map.of(FLOODING, 500, STEADY, 2));
+        admitted = second(flood);
         double ceiling = shares.ceiling();
         assertThat(ceiling).as("cut to less than what was admitted").isLessThan(500 * FairShare.CUT + 1);
         assertThat(admitted).containsEntry(STEADY, 2);
@@ -45,7 +45,7 @@ class FairShareTest {
         // refused it outright)
         node.drain(280);
         for (int second = 0; second < 10; second++) {
-            admitted = second(Map.of(FLOODING, 500, STEADY, 2));
+            admitted = second(flood);
             assertThat(shares.ceiling()).isEqualTo(ceiling);
             assertThat(admitted).as("second " + second).containsEntry(STEADY, 2);
             assertThat((double) admitted.get(FLOODING)).as("second " + second).isCloseTo(ceiling - 2, within(ceiling * 0.1));
@@ -54,10 +54,7 @@ class FairShareTest {
 
     @Test
     void aRefusalSaysWhyAndIsNotCountedAsAnAdmission() {
-        second(Map.of(FLOODING, 100, STEADY, 2));
-        second(Map.of(FLOODING, 100, STEADY, 2));
-        node.saturate(300);
-        second(Map.of(FLOODING, 100, STEADY, 2));
+        ceilingLearnt(Map.of(FLOODING, 100, STEADY, 2), 300);
         ApiException refused = null;
         for (int create = 0; refused == null; create++) {
             assertThat(create).as("refused past its share").isLessThan(1_000);
@@ -72,41 +69,34 @@ class FairShareTest {
 
     @Test
     void theCeilingIsCutWhileTheLagGrowsHeldWhileItShrinksOrAtTheEdgeAndRaisedWhenThereIsRoomAndTheCreatesPressOnIt() {
-        second(Map.of(FLOODING, 400, STEADY, 2));
-        second(Map.of(FLOODING, 400, STEADY, 2));
-        node.saturate(250);
-        second(Map.of(FLOODING, 400, STEADY, 2));
-        double first = shares.ceiling();
+        Map<OwnerId, Integer> flood = Map.of(FLOODING, 400, STEADY, 2);
+        double first = ceilingLearnt(flood, 250);
         node.saturate(400);
-        second(Map.of(FLOODING, 400, STEADY, 2));
+        second(flood);
         double second = shares.ceiling();
         assertThat(second).as("growing lag: cut again").isLessThan(first);
         node.drain(300);
-        second(Map.of(FLOODING, 400, STEADY, 2));
+        second(flood);
         assertThat(shares.ceiling()).as("shrinking lag: held").isEqualTo(second);
         node.edge(30);
-        second(Map.of(FLOODING, 400, STEADY, 2));
+        second(flood);
         assertThat(shares.ceiling()).as("at the edge: held").isEqualTo(second);
         node.relieve();
-        second(Map.of(FLOODING, 400, STEADY, 2));
+        second(flood);
         assertThat(shares.ceiling()).as("room, and pressed: raised").isGreaterThan(second);
         // the creates slow down (their pace takes a moment to show it)
-        second(Map.of(FLOODING, 1, STEADY, 1));
+        Map<OwnerId, Integer> trickle = Map.of(FLOODING, 1, STEADY, 1);
+        second(trickle);
         double raised = shares.ceiling();
-        second(Map.of(FLOODING, 1, STEADY, 1));
-        second(Map.of(FLOODING, 1, STEADY, 1));
+        settled(trickle);
         assertThat(shares.ceiling()).as("room, not pressed: held").isEqualTo(raised);
     }
 
     @Test
     void aSaturationThatTheCreatesWellBelowTheCeilingDidNotCauseLeavesItAsItIs() {
-        second(Map.of(FLOODING, 400, STEADY, 2));
-        second(Map.of(FLOODING, 400, STEADY, 2));
-        node.saturate(100);
-        second(Map.of(FLOODING, 400, STEADY, 2));
+        ceilingLearnt(Map.of(FLOODING, 400, STEADY, 2), 100);
         node.relieve();
-        second(Map.of(STEADY, 2));
-        second(Map.of(STEADY, 2));
+        settled(Map.of(STEADY, 2));
         double learnt = shares.ceiling();
         // other work saturates the node, its lag growing, while a trickle of creates comes in
         for (int second = 0; second < 5; second++) {
@@ -129,13 +119,10 @@ class FairShareTest {
 
     @Test
     void sharesFollowTheOwnersWeights() {
-        second(Map.of(HEAVY, 300, STEADY, 300));
-        second(Map.of(HEAVY, 300, STEADY, 300));
-        node.saturate(300);
-        second(Map.of(HEAVY, 300, STEADY, 300));
+        Map<OwnerId, Integer> asking = Map.of(HEAVY, 300, STEADY, 300);
+        ceilingLearnt(asking, 300);
         node.saturate(200);
-        second(Map.of(HEAVY, 300, STEADY, 300));
-        Map<OwnerId, Integer> admitted = second(Map.of(HEAVY, 300, STEADY, 300));
+        Map<OwnerId, Integer> admitted = settled(asking);
         assertThat((double) admitted.get(HEAVY) / admitted.get(STEADY)).as("4 to 1").isCloseTo(4, within(0.6));
     }
 
@@ -150,15 +137,32 @@ class FairShareTest {
 
     @Test
     void anOwnerIdleForLongIsForgottenAndCountedAgainWhenItReturns() {
-        second(Map.of(FLOODING, 100, STEADY, 2));
-        second(Map.of(FLOODING, 100, STEADY, 2));
-        node.saturate(300);
-        second(Map.of(FLOODING, 100, STEADY, 2));
+        ceilingLearnt(Map.of(FLOODING, 100, STEADY, 2), 300);
         clock.advance(FairShare.FORGOTTEN_AFTER_MS);
         shares.forgetIdle();
         assertThat(second(Map.of(FLOODING, 100))).as("alone now").containsEntry(FLOODING, 100);
         node.relieve();
         assertThat(second(Map.of(FLOODING, 100, STEADY, 2)).get(FLOODING)).as("shares again with its neighbour back").isLessThan(100);
+    }
+
+    /**
+     * Two seconds of these creates, the node as it is, so that the owners' rates (half-lives of 250 and 500 ms) have
+     * settled; what the last second admitted.
+     */
+    private Map<OwnerId, Integer> settled(Map<OwnerId, Integer> perSecond) {
+        second(perSecond);
+        return second(perSecond);
+    }
+
+    /**
+     * The creates settled on a node with room, then a second of them on one saturated {@code lag} events behind: the
+     * ceiling then.
+     */
+    private double ceilingLearnt(Map<OwnerId, Integer> perSecond, long lag) {
+        settled(perSecond);
+        node.saturate(lag);
+        second(perSecond);
+        return shares.ceiling();
     }
 
     /**
