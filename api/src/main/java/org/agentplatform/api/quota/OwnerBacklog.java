@@ -29,7 +29,7 @@ import reactor.core.publisher.Mono;
  * them (milliseconds behind), so a burst spread over nodes may pass the bound by what the read model has not caught up
  * with. A create whose command fails gives its place back ({@link Ticket#release}).
  *
- * <p>Before its count, a task (not an invoke) must be within its owner's share of a saturated node ({@link FairShare}).
+ * <p>Before it is counted here, a task (not an invoke) was held to its owner's share of a saturated node ({@link FairShareFilter}).
  */
 public final class OwnerBacklog {
 
@@ -48,14 +48,12 @@ public final class OwnerBacklog {
 
     private final TaskReads tasks;
     private final BacklogSettings settings;
-    private final FairShare shares;
     private final Clock clock;
     private final ConcurrentMap<Key, Count> counts = new ConcurrentHashMap<>();
 
-    public OwnerBacklog(TaskReads tasks, BacklogSettings settings, FairShare shares, Clock clock) {
+    public OwnerBacklog(TaskReads tasks, BacklogSettings settings, Clock clock) {
         this.tasks = tasks;
         this.settings = settings;
-        this.shares = shares;
         this.clock = clock;
     }
 
@@ -74,12 +72,6 @@ public final class OwnerBacklog {
 
     /** Admits task {@code task} of {@code owner}, or fails with the 429 {@code rate_limited} refusal. */
     public Mono<Ticket> admit(OwnerId owner, Work work, TaskId task) {
-        if (work == Work.TASKS) {
-            ApiException refused = shares.refusal(owner);
-            if (refused != null) {
-                return Mono.error(refused);
-            }
-        }
         return counts.computeIfAbsent(new Key(owner, work), Count::new).admit(task, 0);
     }
 
@@ -87,7 +79,6 @@ public final class OwnerBacklog {
     public void forgetIdle() {
         long now = clock.millis();
         counts.values().removeIf(count -> count.idle(now));
-        shares.forgetIdle();
     }
 
     private record Key(OwnerId owner, Work work) {

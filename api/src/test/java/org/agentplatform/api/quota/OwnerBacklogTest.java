@@ -30,8 +30,7 @@ class OwnerBacklogTest {
 
     private final View view = new View();
     private final MovingClock clock = new MovingClock();
-    private final OwnerBacklog backlog = new OwnerBacklog(view.reads(), new BacklogSettings(3, 1, 1),
-            new FairShare(Congestion.NEVER, owner -> 1, clock), clock);
+    private final OwnerBacklog backlog = new OwnerBacklog(view.reads(), new BacklogSettings(3, 1, 1), clock);
 
     @Test
     void admittedTasksCountUntilTheViewShowsThemAndAFailedCreateGivesItsPlaceBack() {

@@ -64,6 +64,9 @@ class FairShareHttpTest extends ApiTest {
             assertThat(error.at("/metadata/retry_after_seconds").asString()).isEqualTo("1");
             // a refusal is not an admission: the owner is still past its share; the neighbour meanwhile, within its own, is admitted
             assertThat(create(flooding, floodingAgent, "still past its share").getStatus().value()).isEqualTo(429);
+            // held before its body is read: a create the validation would refuse 400 is refused 429 while past its share
+            assertThat(flooding.post("/api/v1/agents/{a}/tasks", floodingAgent).contentType(MediaType.APPLICATION_JSON)
+                    .bodyValue(Map.of("message", "")).exchange().expectBody().returnResult().getStatus().value()).isEqualTo(429);
             assertThat(create(steady, steadyAgent, "steady meanwhile").getStatus().value()).isEqualTo(202);
             holding.rollback();
         }

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.agentplatform.api.quota.BacklogSettings;
 import org.agentplatform.api.quota.FairShare;
+import org.agentplatform.api.quota.FairShareFilter;
 import org.agentplatform.api.quota.OwnerBacklog;
+import org.agentplatform.api.web.MatchedRoutes;
 import org.agentplatform.command.conversation.ConversationDispatcher;
 import org.agentplatform.command.task.TaskDispatcher;
 import org.agentplatform.command.turn.AgentRuntime;
@@ -105,8 +107,8 @@ public class TasksConfiguration {
     }
 
     @Bean
-    OwnerBacklog ownerBacklog(R2dbcTaskReads taskReads, BacklogSettings settings, FairShare fairShare, Clock clock) {
-        return new OwnerBacklog(taskReads, settings, fairShare, clock);
+    OwnerBacklog ownerBacklog(R2dbcTaskReads taskReads, BacklogSettings settings, Clock clock) {
+        return new OwnerBacklog(taskReads, settings, clock);
     }
 
     /**
@@ -133,6 +135,12 @@ public class TasksConfiguration {
         return new FairShare(congestion, properties.tasks()::ownerWeight, clock);
     }
 
+    /** Task creates held to their owners' shares before their bodies are read. */
+    @Bean
+    FairShareFilter fairShareFilter(FairShare fairShare, MatchedRoutes matchedRoutes) {
+        return new FairShareFilter(fairShare, matchedRoutes);
+    }
+
     /** The node's ceiling on task creates a second, for operators: {@code +Inf} until the node first saturated. */
     @Bean
     MeterBinder admissionCeilingGauge(FairShare fairShare) {
@@ -142,8 +150,11 @@ public class TasksConfiguration {
     }
 
     @Bean
-    PeriodicJob backlogSweeper(OwnerBacklog backlog, BackgroundPriority background) {
-        return new PeriodicJob("backlog-sweeper", Duration.ofMinutes(1), backlog::forgetIdle, background);
+    PeriodicJob backlogSweeper(OwnerBacklog backlog, FairShare fairShare, BackgroundPriority background) {
+        return new PeriodicJob("backlog-sweeper", Duration.ofMinutes(1), () -> {
+            backlog.forgetIdle();
+            fairShare.forgetIdle();
+        }, background);
     }
 
     /**

@@ -1,0 +1,57 @@
+package org.agentplatform.api.quota;
+
+import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.web.MatchedRoutes;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.core.context.ReactiveSecurityContextHolder;
+import org.springframework.security.core.context.SecurityContext;
+import org.springframework.web.reactive.HandlerMapping;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+import org.springframework.web.util.pattern.PathPattern;
+import reactor.core.publisher.Mono;
+
+/**
+ * Holds a task create to its owner's share of the node ({@link FairShare}) before its body is read: a create past the
+ * share is refused 429 {@code rate_limited} having cost its connection, its authentication and its key's quota, not the
+ * decoding of its body, the agent's read and the sealing of its message (a flooding owner's refusals run on the event
+ * loops every other owner's requests need). A refused create is therefore refused whatever its body holds; one within its
+ * share goes on to its validation, its agent and its owner's backlog bound ({@link OwnerBacklog}).
+ */
+public final class FairShareFilter implements WebFilter, Ordered {
+
+    /** The route whose requests are held to the shares: task create (invokes and messages are interactive, bounded apart). */
+    static final String TASK_CREATE = "/api/v1/agents/{agentId}/tasks";
+
+    private final FairShare shares;
+    private final MatchedRoutes routes;
+
+    public FairShareFilter(FairShare shares, MatchedRoutes routes) {
+        this.shares = shares;
+        this.routes = routes;
+    }
+
+    @Override
+    public int getOrder() {
+        return -89; // right after the key's quota (KeyQuotaFilter)
+    }
+
+    @Override
+    public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+        if (exchange.getRequest().getMethod() != HttpMethod.POST) {
+            return chain.filter(exchange);
+        }
+        return routes.match(exchange)
+                .filter(handler -> exchange.<PathPattern>getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE) instanceof PathPattern pattern
+                        && pattern.getPatternString().equals(TASK_CREATE))
+                .flatMap(handler -> ReactiveSecurityContextHolder.getContext())
+                .map(SecurityContext::getAuthentication)
+                .filter(authentication -> authentication != null && authentication.getPrincipal() instanceof Caller)
+                .mapNotNull(authentication -> shares.refusal(((Caller) authentication.getPrincipal()).ownerId()))
+                .flatMap(refused -> Mono.<Void>error(refused))
+                .switchIfEmpty(Mono.defer(() -> chain.filter(exchange)));
+    }
+}
