@@ -654,11 +654,12 @@ public final class Bench {
     private void neighbours() throws Exception {
         Duration window = smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(60);
         Platform.Target neighbour = Platform.target(HOST, service, Platform.secondOwnerKey(HOST, service, serviceJar, "neighbour"));
+        double floodRate = 2 * (sustainedPerSecond > 0 ? sustainedPerSecond : 250);
+        rehearse(neighbour, floodRate);
         String restStarted = databaseNow();
         // as long at rest as during the flood: each p99 is then taken over as many samples (of 20 against 60, the slowest
         // of the 60 would be compared with the slowest of 20, a larger tail with no flood at all)
         Steady atRest = steady(neighbour, window);
-        double floodRate = 2 * (sustainedPerSecond > 0 ? sustainedPerSecond : 250);
         AtomicReference<Load.Result> flood = new AtomicReference<>();
         String floodStarted = databaseNow();
         Map<String, long[]> floodCreates = new ConcurrentHashMap<>();
@@ -785,6 +786,23 @@ public final class Bench {
             }
             return json;
         });
+    }
+
+    /**
+     * The neighbours' load once, unmeasured: A's flood at {@code floodRate} beside B's steady work for a quarter of the
+     * window, then the node drained and its compiler idle. The warm-up is one owner's, so without it the flood's first
+     * seconds would run the paths only two owners take (the shares, their refusals, B's work beside a flood) in the
+     * interpreter, and the node's ceiling would be the one it learnt while cold: the phase is meant for a warm node, as
+     * every other (a cold node is the cold phase's).
+     */
+    private void rehearse(Platform.Target neighbour, double floodRate) throws Exception {
+        Duration rehearsal = smoke ? Duration.ofSeconds(1) : Duration.ofSeconds(15);
+        Thread flooding = Thread.ofPlatform().start(() -> quietly(() -> Load.openLoop(HOST, service.port(), key, sizes.clients(),
+                floodRate, rehearsal, tasksPath(), 202, n -> Platform.echoTask("rehearsal " + n))));
+        steady(neighbour, rehearsal);
+        flooding.join();
+        awaitDrained();
+        awaitCompilerIdle();
     }
 
     /** Until interrupted, every second: each processor's lag, the highest seen kept in {@code peaks} (where a flood's tail is set). */
