@@ -18,10 +18,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Each owner's share of what the node carries: the node keeps a ceiling on the task creates it admits a second, found
- * from its own saturation ({@link Congestion}) the way a congestion window is, and while several owners share the node and
- * their creates together ask for more than the ceiling, it is divided between them max-min fair (weighted): an owner
- * asking for less than its share gets all it asks for, and what it leaves goes to the others in proportion to their
- * weights (the fair order's). A create from an owner already admitted faster than its share is refused 429
+ * from its own saturation ({@link Congestion}) the way a congestion window is, and while several owners share the node
+ * it is divided between them max-min fair (weighted): an owner asking for less than its share gets all it asks for, and
+ * what it leaves goes to the others in proportion to their weights (the fair order's); when they all ask for less than
+ * the ceiling, none may take more than the others leave of it. A create from an owner already admitted faster than its
+ * share is refused 429
  * {@code rate_limited}, {@code Retry-After} {@value #RETRY_AFTER_SECONDS} s. A flood from one owner then gets what the
  * others leave of what the node carries, no more (the node stays below the edge, and the others' tasks do not wait behind
  * the flood in every stage it passes through) and no less (it is not refused outright while the node has room). An owner
@@ -38,8 +39,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An owner's demand is its creates, admitted or refused, decayed with a half-life of {@value #DEMAND_HALF_LIFE_MS} ms (a
  * refused owner still asks, so its share does not wither while it is refused); its pace, the one held against its share,
- * is its admissions decayed with a half-life of {@value #PACE_HALF_LIFE_MS} ms, so a share is kept within about a third of a
- * second's worth of creates. The owners sharing the node are those asking for {@value #SHARING_PER_SECOND} a second or
+ * is its admissions decayed with a half-life of {@value #PACE_HALF_LIFE_MS} ms, so a share is kept within about a seventh
+ * of a second's worth of creates, and a flood's first creates are admitted no faster than that (at 250 ms, a third of a
+ * second's worth: some 50 creates at once at a ceiling of 150 a second, four events each for the processors). The owners sharing the node are those asking for {@value #SHARING_PER_SECOND} a second or
  * more (a single create keeps its owner among them for some three seconds). The shares are taken again at most every
  * {@value #TOTAL_MS} ms, by whichever create needs them first. An owner idle for a minute is forgotten.
  */
@@ -50,7 +52,7 @@ public final class FairShare {
     /** An owner's demand halves in this long without creates. */
     static final long DEMAND_HALF_LIFE_MS = 500;
     /** An owner's pace (its admissions, held against its share) halves in this long without admissions. */
-    static final long PACE_HALF_LIFE_MS = 250;
+    static final long PACE_HALF_LIFE_MS = 100;
     /** Creates a second below which an owner is not counted among those sharing the node. */
     static final double SHARING_PER_SECOND = 0.01;
     static final long RETRY_AFTER_SECONDS = 1;
@@ -179,10 +181,13 @@ public final class FairShare {
 
     /**
      * The share a unit of weight gets of {@code ceiling}, max-min fair: the owners asking for less than theirs get what they
-     * ask for, the rest divide what is left by weight; infinite when all of them together ask for no more than the ceiling.
+     * ask for, the rest divide what is left by weight. When all of them together ask for no more than the ceiling, the
+     * level is what the others leave to the one asking most (for its weight): each gets what it asks for, and none more
+     * than the ceiling leaves it, so an owner that starts a flood is held to it from its first creates, before its demand
+     * (a decayed rate, which lags its arrivals by a fraction of a second) says it asks for more. Infinite with no ceiling.
      */
     static double level(double ceiling, List<Asking> sharing) {
-        if (Double.isInfinite(ceiling)) {
+        if (Double.isInfinite(ceiling) || sharing.isEmpty()) {
             return Double.POSITIVE_INFINITY;
         }
         sharing.sort(Comparator.comparingDouble(asking -> asking.demand() / asking.weight()));
@@ -192,13 +197,13 @@ public final class FairShare {
             weightLeft += asking.weight();
         }
         for (Asking asking : sharing) {
-            if (asking.demand() * weightLeft > left * asking.weight()) {
+            if (asking.demand() * weightLeft > left * asking.weight() || weightLeft == asking.weight()) {
                 return left / weightLeft;
             }
             left -= asking.demand();
             weightLeft -= asking.weight();
         }
-        return Double.POSITIVE_INFINITY;
+        throw new AssertionError("the last owner asking returns its level");
     }
 
     /** What the creates of one sharing owner ask for, a second, and its weight. */
