@@ -18,19 +18,6 @@ public interface Congestion {
         SATURATED
     }
 
-    /** A node that never says it is behind: no owner is ever asked to wait for its share. */
-    Congestion NEVER = new Congestion() {
-        @Override
-        public State state() {
-            return State.ROOM;
-        }
-
-        @Override
-        public long lag() {
-            return 0;
-        }
-    };
-
     State state();
 
     /** How far behind the store the slowest of the stages was when last looked at, in events. */

@@ -21,12 +21,11 @@ import org.slf4j.LoggerFactory;
  * from its own saturation ({@link Congestion}) the way a congestion window is, and while several owners share the node
  * it is divided between them max-min fair (weighted): an owner asking for less than its share gets all it asks for, and
  * what it leaves goes to the others in proportion to their weights (the fair order's); when they all ask for less than
- * the ceiling, none may take more than the others leave of it. A create from an owner already admitted faster than its
- * share is refused 429
- * {@code rate_limited}, {@code Retry-After} {@value #RETRY_AFTER_SECONDS} s. A flood from one owner then gets what the
- * others leave of what the node carries, no more (the node stays below the edge, and the others' tasks do not wait behind
- * the flood in every stage it passes through) and no less (it is not refused outright while the node has room). An owner
- * alone on the node is never refused here (it shares with no one; its backlog has its own bound, {@link OwnerBacklog}),
+ * the ceiling and the node is at its edge, none may take more than the others leave of it. A create from an owner
+ * already admitted faster than its share is refused 429 {@code rate_limited}, {@code Retry-After}
+ * {@value #RETRY_AFTER_SECONDS} s. A flood from one owner then gets what the others leave of what the node carries, no
+ * more (the node stays below the edge, and the others' tasks do not wait behind the flood in every stage it passes
+ * through) and no less (it is not refused outright while the node has room). An owner alone on the node is never refused here (it shares with no one; its backlog has its own bound, {@link OwnerBacklog}),
  * nor is an invoke or a conversation's message (interactive work, bounded apart).
  *
  * <p>The ceiling: unknown (none) until the node first saturates. At most every {@value #ADJUST_MS} ms, while the node is
@@ -41,9 +40,10 @@ import org.slf4j.LoggerFactory;
  * refused owner still asks, so its share does not wither while it is refused); its pace, the one held against its share,
  * is its admissions decayed with a half-life of {@value #PACE_HALF_LIFE_MS} ms, so a share is kept within about a seventh
  * of a second's worth of creates, and a flood's first creates are admitted no faster than that (at 250 ms, a third of a
- * second's worth: some 50 creates at once at a ceiling of 150 a second, four events each for the processors). The owners sharing the node are those asking for {@value #SHARING_PER_SECOND} a second or
- * more (a single create keeps its owner among them for some three seconds). The shares are taken again at most every
- * {@value #TOTAL_MS} ms, by whichever create needs them first. An owner idle for a minute is forgotten.
+ * second's worth: some 50 creates at once at a ceiling of 150 a second, four events each for the processors). The owners
+ * sharing the node are those asking for {@value #SHARING_PER_SECOND} a second or more (a single create keeps its owner
+ * among them for some three seconds). The shares are taken again at most every {@value #TOTAL_MS} ms, by whichever
+ * create needs them first. An owner idle for a minute is forgotten.
  */
 public final class FairShare {
 
@@ -142,7 +142,9 @@ public final class FairShare {
                 }
             }
             adjust(now, admitted);
-            taken = new Shares(now, sharing.size(), level(ceiling, sharing), ceiling);
+            // with room, a burst from owners asking for less than the ceiling together passes whole; at the edge it does not
+            boolean room = congestion.state() == Congestion.State.ROOM;
+            taken = new Shares(now, sharing.size(), level(ceiling, sharing, room), ceiling);
             shares = taken;
             return taken;
         } finally {
@@ -182,11 +184,13 @@ public final class FairShare {
     /**
      * The share a unit of weight gets of {@code ceiling}, max-min fair: the owners asking for less than theirs get what they
      * ask for, the rest divide what is left by weight. When all of them together ask for no more than the ceiling, the
-     * level is what the others leave to the one asking most (for its weight): each gets what it asks for, and none more
-     * than the ceiling leaves it, so an owner that starts a flood is held to it from its first creates, before its demand
-     * (a decayed rate, which lags its arrivals by a fraction of a second) says it asks for more. Infinite with no ceiling.
+     * level is infinite while the node has {@code room}, and otherwise what the others leave to the one asking most (for
+     * its weight): each gets what it asks for, and none more than the ceiling leaves it. So a flood starting beside a
+     * neighbour is held to the ceiling as soon as the node is at its edge, not only once its demand (a decayed rate, which
+     * lags its arrivals by a fraction of a second) says it asks for more, while a burst on a node with room passes.
+     * Infinite with no ceiling.
      */
-    static double level(double ceiling, List<Asking> sharing) {
+    static double level(double ceiling, List<Asking> sharing, boolean room) {
         if (Double.isInfinite(ceiling) || sharing.isEmpty()) {
             return Double.POSITIVE_INFINITY;
         }
@@ -197,8 +201,11 @@ public final class FairShare {
             weightLeft += asking.weight();
         }
         for (Asking asking : sharing) {
-            if (asking.demand() * weightLeft > left * asking.weight() || weightLeft == asking.weight()) {
+            if (asking.demand() * weightLeft > left * asking.weight()) {
                 return left / weightLeft;
+            }
+            if (weightLeft == asking.weight()) {
+                return room ? Double.POSITIVE_INFINITY : left / weightLeft;
             }
             left -= asking.demand();
             weightLeft -= asking.weight();
