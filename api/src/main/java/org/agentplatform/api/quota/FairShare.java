@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  * already admitted faster than its share is refused 429 {@code rate_limited}, {@code Retry-After}
  * {@value #RETRY_AFTER_SECONDS} s. A flood from one owner then gets what the others leave of what the node carries, no
  * more (the node stays below the edge, and the others' tasks do not wait behind the flood in every stage it passes
- * through) and no less (it is not refused outright while the node has room). An owner alone on the node is never refused here (it shares with no one; its backlog has its own bound, {@link OwnerBacklog}),
- * nor is an invoke or a conversation's message (interactive work, bounded apart).
+ * through) and no less (it is not refused outright while the node has room). An owner alone on the node is never
+ * refused here (it shares with no one; its backlog has its own bound, {@link OwnerBacklog}), nor is an invoke or a
+ * conversation's message (interactive work, bounded apart).
  *
  * <p>The ceiling: unknown (none) until the node first saturates. At most every {@value #ADJUST_MS} ms, while the node is
  * saturated and its lag is not shrinking, it is cut to {@value #CUT} of the rate the node admitted then, if that is lower

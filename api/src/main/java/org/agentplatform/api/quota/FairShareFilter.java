@@ -45,13 +45,18 @@ public final class FairShareFilter implements WebFilter, Ordered {
             return chain.filter(exchange);
         }
         return routes.match(exchange)
-                .filter(handler -> exchange.<PathPattern>getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE) instanceof PathPattern pattern
-                        && pattern.getPatternString().equals(TASK_CREATE))
+                .filter(handler -> isTaskCreate(exchange))
                 .flatMap(handler -> ReactiveSecurityContextHolder.getContext())
                 .map(SecurityContext::getAuthentication)
                 .filter(authentication -> authentication != null && authentication.getPrincipal() instanceof Caller)
                 .mapNotNull(authentication -> shares.refusal(((Caller) authentication.getPrincipal()).ownerId()))
                 .flatMap(refused -> Mono.<Void>error(refused))
                 .switchIfEmpty(Mono.defer(() -> chain.filter(exchange)));
+    }
+
+    /** Whether the route the request matched ({@link MatchedRoutes#match}) is task create's. */
+    private static boolean isTaskCreate(ServerWebExchange exchange) {
+        return exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE) instanceof PathPattern route
+                && route.getPatternString().equals(TASK_CREATE);
     }
 }

@@ -29,7 +29,8 @@ import reactor.core.publisher.Mono;
  * them (milliseconds behind), so a burst spread over nodes may pass the bound by what the read model has not caught up
  * with. A create whose command fails gives its place back ({@link Ticket#release}).
  *
- * <p>Before it is counted here, a task (not an invoke) was held to its owner's share of a saturated node ({@link FairShareFilter}).
+ * <p>Before it is counted here, a task (not an invoke) was held to its owner's share of a saturated node, before its body
+ * was read ({@link FairShareFilter}).
  */
 public final class OwnerBacklog {
 
