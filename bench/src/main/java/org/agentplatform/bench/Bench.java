@@ -789,8 +789,8 @@ public final class Bench {
     }
 
     /**
-     * The neighbours' load once, unmeasured: A's flood at {@code floodRate} beside B's steady work for a quarter of the
-     * window, then the node drained and its compiler idle. The warm-up is one owner's, so without it the flood's first
+     * The neighbours' load once, unmeasured: A's flood at {@code floodRate} beside B's steady work for 15 s (a second in
+     * the smoke), then the node drained and its compiler idle. The warm-up is one owner's, so without it the flood's first
      * seconds would run the paths only two owners take (the shares, their refusals, B's work beside a flood) in the
      * interpreter, and the node's ceiling would be the one it learnt while cold: the phase is meant for a warm node, as
      * every other (a cold node is the cold phase's).
