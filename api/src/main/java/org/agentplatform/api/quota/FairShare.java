@@ -142,10 +142,10 @@ public final class FairShare {
                     sharing.add(new Asking(demand, owner.weight));
                 }
             }
-            adjust(now, admitted);
+            Congestion.State state = congestion.state();
+            adjust(now, admitted, state);
             // with room, a burst from owners asking for less than the ceiling together passes whole; at the edge it does not
-            boolean room = congestion.state() == Congestion.State.ROOM;
-            taken = new Shares(now, sharing.size(), level(ceiling, sharing, room), ceiling);
+            taken = new Shares(now, sharing.size(), level(ceiling, sharing, state == Congestion.State.ROOM), ceiling);
             shares = taken;
             return taken;
         } finally {
@@ -154,12 +154,11 @@ public final class FairShare {
     }
 
     /** Moves the ceiling by what the node says of its saturation now, at most every {@value #ADJUST_MS} ms. */
-    private void adjust(long now, double admitted) {
+    private void adjust(long now, double admitted, Congestion.State state) {
         if (adjustedAt != Long.MIN_VALUE && now - adjustedAt < ADJUST_MS) {
             return;
         }
         long lag = congestion.lag();
-        Congestion.State state = congestion.state();
         if (state == Congestion.State.SATURATED) {
             // creates well below the ceiling did not saturate the node: it is not theirs to pay for
             if (lag >= lagAtAdjust && (Double.isInfinite(ceiling) || admitted >= CUT * ceiling)) {

@@ -1,12 +1,10 @@
 package org.agentplatform.api.quota;
 
-import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.auth.CallerAuthentication;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.MatchedRoutes;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpMethod;
-import org.springframework.security.core.context.ReactiveSecurityContextHolder;
-import org.springframework.security.core.context.SecurityContext;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -46,10 +44,8 @@ public final class FairShareFilter implements WebFilter, Ordered {
         }
         return routes.match(exchange)
                 .filter(handler -> isTaskCreate(exchange))
-                .flatMap(handler -> ReactiveSecurityContextHolder.getContext())
-                .map(SecurityContext::getAuthentication)
-                .filter(authentication -> authentication != null && authentication.getPrincipal() instanceof Caller)
-                .mapNotNull(authentication -> shares.refusal(((Caller) authentication.getPrincipal()).ownerId()))
+                .flatMap(handler -> CallerAuthentication.current())
+                .mapNotNull(caller -> shares.refusal(caller.ownerId()))
                 .flatMap(refused -> Mono.<Void>error(refused))
                 .switchIfEmpty(Mono.defer(() -> chain.filter(exchange)));
     }

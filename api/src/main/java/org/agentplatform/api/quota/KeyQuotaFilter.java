@@ -1,11 +1,9 @@
 package org.agentplatform.api.quota;
 
-import org.agentplatform.api.auth.Caller;
+import org.agentplatform.api.auth.CallerAuthentication;
 import org.agentplatform.api.error.ApiException;
 import org.agentplatform.api.web.MatchedRoutes;
 import org.springframework.core.Ordered;
-import org.springframework.security.core.context.ReactiveSecurityContextHolder;
-import org.springframework.security.core.context.SecurityContext;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
@@ -38,10 +36,7 @@ public final class KeyQuotaFilter implements WebFilter, Ordered {
 
     @Override
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-        return ReactiveSecurityContextHolder.getContext()
-                .map(SecurityContext::getAuthentication)
-                .filter(authentication -> authentication != null && authentication.getPrincipal() instanceof Caller)
-                .map(authentication -> (Caller) authentication.getPrincipal())
+        return CallerAuthentication.current()
                 .flatMap(caller -> endpoint(exchange).flatMap(endpoint -> quotas.acquire(caller, endpoint)))
                 .flatMap(decision -> {
                     exchange.getResponse().getHeaders().set(LIMIT_HEADER, Integer.toString(decision.limit()));
