@@ -190,8 +190,8 @@ public class ApiConfiguration implements WebFluxConfigurer {
     }
 
     @Bean
-    KeyQuotaFilter keyQuotaFilter(KeyQuotas keyQuotas, MatchedRoutes matchedRoutes) {
-        return new KeyQuotaFilter(keyQuotas, matchedRoutes);
+    KeyQuotaFilter keyQuotaFilter(KeyQuotas keyQuotas, MatchedRoutes matchedRoutes, ErrorResponseWriter writer) {
+        return new KeyQuotaFilter(keyQuotas, matchedRoutes, writer);
     }
 
     @Bean

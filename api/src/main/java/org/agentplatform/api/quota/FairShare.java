@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -28,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * through) and no less (it is not refused outright while the node has room). An owner alone on the node is never
  * refused here (it shares with no one; its backlog has its own bound, {@link OwnerBacklog}), nor is an invoke or a
  * conversation's message (interactive work, bounded apart).
+ *
+ * <p>While several owners share the node, it counts as saturated also once the machine's CPU pressure
+ * ({@link Congestion#cpuPressure}) reaches {@code sharedPressure}, and has room only below {@value #PRESSURE_ROOM} of it:
+ * at the processors' edge every request waits for a core much of the time, a neighbour's invoke too, so a flood beside a
+ * neighbour is held below the edge (trading some of the flood's throughput for the neighbour's latency); an owner alone
+ * gets all the node carries.
  *
  * <p>The ceiling: unknown (none) until the node first saturates. At most every {@value #ADJUST_MS} ms, while the node is
  * saturated and its lag is not shrinking, it is cut to {@value #CUT} of the rate the node admitted then, if that is lower
@@ -71,12 +78,15 @@ public final class FairShare {
     static final double PRESSED = 0.9;
     /** The ceiling never goes below this many creates a second. */
     static final double MIN_CEILING = 5;
+    /** While several owners share the node, it has room only below this much of the pressure it is held under. */
+    static final double PRESSURE_ROOM = 0.85;
     /** An owner with no create for this long is forgotten ({@link #forgetIdle}): a minute. */
     static final long FORGOTTEN_AFTER_MS = 60_000;
     private static final long LOG_INTERVAL_MS = 60_000;
 
     private final Congestion congestion;
     private final ToIntFunction<OwnerId> weights;
+    private final double sharedPressure;
     private final Clock clock;
     private final ConcurrentMap<OwnerId, Owner> owners = new ConcurrentHashMap<>();
     private final AtomicBoolean taking = new AtomicBoolean();
@@ -87,10 +97,18 @@ public final class FairShare {
     private long lagAtAdjust;
     private long loggedAt = Long.MIN_VALUE;
 
-    /** @param weights an owner's weight (1 or more) */
-    public FairShare(Congestion congestion, ToIntFunction<OwnerId> weights, Clock clock) {
+    /**
+     * @param weights        an owner's weight (1 or more)
+     * @param sharedPressure the CPU pressure (0 to 1) at which the node counts as saturated while several owners share it;
+     *                       0 never
+     */
+    public FairShare(Congestion congestion, ToIntFunction<OwnerId> weights, double sharedPressure, Clock clock) {
+        if (!(sharedPressure >= 0 && sharedPressure < 1)) {
+            throw new IllegalArgumentException("the shared CPU pressure must be 0 (never) or a fraction below 1, not " + sharedPressure);
+        }
         this.congestion = congestion;
         this.weights = weights;
+        this.sharedPressure = sharedPressure;
         this.clock = clock;
     }
 
@@ -142,7 +160,7 @@ public final class FairShare {
                     sharing.add(new Asking(demand, owner.weight));
                 }
             }
-            Congestion.State state = congestion.state();
+            Congestion.State state = sharing.size() >= 2 ? shared(congestion.state()) : congestion.state();
             adjust(now, admitted, state);
             // with room, a burst from owners asking for less than the ceiling together passes whole; at the edge it does not
             taken = new Shares(now, sharing.size(), level(ceiling, sharing, state == Congestion.State.ROOM), ceiling);
@@ -151,6 +169,18 @@ public final class FairShare {
         } finally {
             taking.set(false);
         }
+    }
+
+    /** The node's state while several owners share it: saturated also at the CPU pressure held to, with room only well below it. */
+    private Congestion.State shared(Congestion.State byLag) {
+        double pressure = congestion.cpuPressure();
+        if (sharedPressure == 0 || Double.isNaN(pressure) || byLag == Congestion.State.SATURATED) {
+            return byLag;
+        }
+        if (pressure >= sharedPressure) {
+            return Congestion.State.SATURATED;
+        }
+        return byLag == Congestion.State.ROOM && pressure >= PRESSURE_ROOM * sharedPressure ? Congestion.State.EDGE : byLag;
     }
 
     /** Moves the ceiling by what the node says of its saturation now, at most every {@value #ADJUST_MS} ms. */
@@ -169,6 +199,7 @@ public final class FairShare {
                     log.atInfo().addKeyValue("ceiling_per_second", Math.round(ceiling))
                             .addKeyValue("before_per_second", Double.isInfinite(before) ? "none" : Long.toString(Math.round(before)))
                             .addKeyValue("admitted_per_second", Math.round(admitted)).addKeyValue("lag_events", lag)
+                            .addKeyValue("cpu_pressure", String.format(Locale.ROOT, "%.2f", congestion.cpuPressure()))
                             .log("node saturated: task creates shared between owners up to a lower ceiling");
                 }
             }
@@ -176,7 +207,8 @@ public final class FairShare {
             ceiling += Math.max(MIN_PROBE, PROBE * ceiling);
         }
         log.atDebug().addKeyValue("ceiling_per_second", ceiling).addKeyValue("admitted_per_second", Math.round(admitted))
-                .addKeyValue("lag", lag).addKeyValue("state", state).log("admission ceiling");
+                .addKeyValue("lag", lag).addKeyValue("cpu_pressure", congestion.cpuPressure()).addKeyValue("state", state)
+                .log("admission ceiling");
         lagAtAdjust = lag;
         adjustedAt = now;
     }

@@ -2,6 +2,7 @@ package org.agentplatform.api.quota;
 
 import org.agentplatform.api.auth.CallerAuthentication;
 import org.agentplatform.api.error.ApiException;
+import org.agentplatform.api.error.ErrorResponseWriter;
 import org.agentplatform.api.web.MatchedRoutes;
 import org.springframework.core.Ordered;
 import org.springframework.web.reactive.HandlerMapping;
@@ -14,7 +15,8 @@ import reactor.core.publisher.Mono;
 /**
  * Applies {@link KeyQuotas} after authentication. The endpoint is the matched route template
  * ({@code GET /api/v1/agents/{agentId}}), so ids in paths do not multiply limiters. Requests that
- * match no route pass through to their 404/405. The dispatcher reuses the match ({@link MatchedRoutes}).
+ * match no route pass through to their 404/405. The dispatcher reuses the match ({@link MatchedRoutes}). A refusal is
+ * written here, not raised (an error signal travels back through every filter's assembly checkpoint).
  */
 public final class KeyQuotaFilter implements WebFilter, Ordered {
 
@@ -23,10 +25,12 @@ public final class KeyQuotaFilter implements WebFilter, Ordered {
 
     private final KeyQuotas quotas;
     private final MatchedRoutes routes;
+    private final ErrorResponseWriter refusals;
 
-    public KeyQuotaFilter(KeyQuotas quotas, MatchedRoutes routes) {
+    public KeyQuotaFilter(KeyQuotas quotas, MatchedRoutes routes, ErrorResponseWriter refusals) {
         this.quotas = quotas;
         this.routes = routes;
+        this.refusals = refusals;
     }
 
     @Override
@@ -38,14 +42,16 @@ public final class KeyQuotaFilter implements WebFilter, Ordered {
     public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
         return CallerAuthentication.current()
                 .flatMap(caller -> endpoint(exchange).flatMap(endpoint -> quotas.acquire(caller, endpoint)))
-                .flatMap(decision -> {
+                .map(decision -> {
                     exchange.getResponse().getHeaders().set(LIMIT_HEADER, Integer.toString(decision.limit()));
                     exchange.getResponse().getHeaders().set(REMAINING_HEADER, Integer.toString(decision.remaining()));
                     return decision.permitted()
-                            ? Mono.just(decision)
-                            : Mono.error(ApiException.rateLimited(decision.retryAfterSeconds()));
+                            ? Mono.defer(() -> chain.filter(exchange))
+                            : refusals.write(exchange, ApiException.rateLimited(decision.retryAfterSeconds()));
                 })
-                .then(Mono.defer(() -> chain.filter(exchange)));
+                // no caller (a route open to all) or no route (its 404/405 comes further on): the chain
+                .defaultIfEmpty(Mono.defer(() -> chain.filter(exchange)))
+                .flatMap(answer -> answer);
     }
 
     private Mono<String> endpoint(ServerWebExchange exchange) {

@@ -28,7 +28,8 @@ class FairShareTest {
 
     private final MovingClock clock = new MovingClock();
     private final Saturation node = new Saturation();
-    private final FairShare shares = new FairShare(node, owner -> owner.equals(HEAVY) ? 4 : 1, clock);
+    private final FairShare shares = new FairShare(node, owner -> owner.equals(HEAVY) ? 4 : 1, PRESSURE, clock);
+    private static final double PRESSURE = 0.7;
 
     @Test
     void aFloodingOwnerGetsWhatItsNeighbourLeavesOfTheCeilingSecondAfterSecondWhileRefused() {
@@ -148,6 +149,53 @@ class FairShareTest {
     }
 
     @Test
+    void whileSharedTheNodeIsHeldBelowTheCpuPressureItIsGivenAndAnOwnerAloneIsNot() {
+        Map<OwnerId, Integer> alone = Map.of(FLOODING, 300);
+        node.pressure(0.9);
+        for (int second = 0; second < 3; second++) {
+            assertThat(second(alone)).as("alone, under pressure").containsEntry(FLOODING, 300);
+        }
+        assertThat(shares.ceiling()).as("no lag, nothing learnt alone").isInfinite();
+        // a neighbour arrives: the pressure now counts, and the flood is cut second after second while it lasts
+        Map<OwnerId, Integer> shared = Map.of(FLOODING, 300, STEADY, 2);
+        second(shared);
+        double first = shares.ceiling();
+        assertThat(first).as("cut from what was admitted").isLessThanOrEqualTo(300 * FairShare.CUT);
+        Map<OwnerId, Integer> admitted = second(shared);
+        assertThat(shares.ceiling()).as("cut again: the pressure holds").isLessThan(first);
+        assertThat(admitted).containsEntry(STEADY, 2);
+        // below the target but not well below: held; well below: room, and the flood's creates press on it, raised
+        node.pressure(PRESSURE * 0.9);
+        settled(shared);
+        double held = shares.ceiling();
+        second(shared);
+        assertThat(shares.ceiling()).as("near the target: held").isEqualTo(held);
+        node.pressure(PRESSURE * FairShare.PRESSURE_ROOM * 0.9);
+        second(shared);
+        assertThat(shares.ceiling()).as("well below it: raised").isGreaterThan(held);
+        // the neighbour leaves: alone again, the flood is admitted whole whatever the pressure
+        node.pressure(0.95);
+        clock.advance(10_000);
+        assertThat(settled(alone)).containsEntry(FLOODING, 300);
+    }
+
+    @Test
+    void aMachineThatDoesNotSayItsPressureLeavesTheLagAlone() {
+        node.pressure(Double.NaN);
+        assertThat(settled(Map.of(FLOODING, 300, STEADY, 2))).containsEntry(FLOODING, 300);
+        assertThat(shares.ceiling()).isInfinite();
+        FairShare off = new FairShare(node, owner -> 1, 0, clock);
+        node.pressure(0.99);
+        for (int second = 0; second < 3; second++) {
+            clock.advance(1_000);
+            for (int create = 0; create < 300; create++) {
+                assertThat(off.refusal(create % 100 == 0 ? STEADY : FLOODING)).as("no target").isNull();
+            }
+        }
+        assertThat(off.ceiling()).isInfinite();
+    }
+
+    @Test
     void theLevelLeavesWhatTheSmallAskFor() {
         List<Asking> asking = new ArrayList<>(List.of(new Asking(10, 1), new Asking(50, 1), new Asking(200, 1)));
         assertThat(FairShare.level(100, asking, false)).as("10 served, 90 left for two, 50 over 45").isEqualTo(45);
@@ -223,6 +271,11 @@ class FairShareTest {
         private State state = State.ROOM;
         private long lag;
         private boolean draining;
+        private double pressure;
+
+        void pressure(double pressure) {
+            this.pressure = pressure;
+        }
 
         void saturate(long lag) {
             this.state = State.SATURATED;
@@ -255,6 +308,11 @@ class FairShareTest {
         @Override
         public long lag() {
             return draining ? lag-- : lag;
+        }
+
+        @Override
+        public double cpuPressure() {
+            return pressure;
         }
     }
 }

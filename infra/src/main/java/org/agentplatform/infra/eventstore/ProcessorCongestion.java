@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
 import org.agentplatform.api.quota.Congestion;
+import org.agentplatform.infra.platform.CpuPressure;
 import org.axonframework.config.EventProcessingConfiguration;
 import org.axonframework.eventhandling.StreamingEventProcessor;
 import org.slf4j.Logger;
@@ -17,8 +18,9 @@ import org.springframework.dao.DataAccessException;
  * is {@code high} events or more behind the store's head, until every one is back within a quarter of it; with room while
  * within a quarter of it and not saturated, at the edge between. The lag is the slowest one's as last sampled. {@link #sample}
  * reads the head afresh (one index lookup) and the processors' positions from memory; a node holding no segment of a
- * processor does not count it (the node that holds them sheds its own creates). While saturated the node says so in its
- * log at most once a minute, with how far behind it was.
+ * processor does not count it (the node that holds them sheds its own creates). The machine's CPU pressure is sampled
+ * with it ({@link CpuPressure}). While saturated the node says so in its log at most once a minute, with how far behind it
+ * was.
  */
 public final class ProcessorCongestion implements Congestion {
 
@@ -31,6 +33,7 @@ public final class ProcessorCongestion implements Congestion {
     private final StoreHead store;
     private final List<String> watched;
     private final long high;
+    private final CpuPressure pressure;
     private final Clock clock;
     private volatile boolean congested;
     private volatile long lag;
@@ -40,11 +43,13 @@ public final class ProcessorCongestion implements Congestion {
     private long unreadLoggedAt = Long.MIN_VALUE;
 
     /** @param high the lag (events) at which the node counts as saturated; 0 never */
-    public ProcessorCongestion(EventProcessingConfiguration processing, StoreHead store, List<String> watched, long high, Clock clock) {
+    public ProcessorCongestion(EventProcessingConfiguration processing, StoreHead store, List<String> watched, long high,
+            CpuPressure pressure, Clock clock) {
         this.processing = processing;
         this.store = store;
         this.watched = List.copyOf(watched);
         this.high = high;
+        this.pressure = pressure;
         this.clock = clock;
     }
 
@@ -58,8 +63,14 @@ public final class ProcessorCongestion implements Congestion {
         return lag;
     }
 
-    /** Reads how far behind the watched processors are and decides whether the node is saturated. */
+    @Override
+    public double cpuPressure() {
+        return pressure.value();
+    }
+
+    /** Reads the CPU pressure, and how far behind the watched processors are, and decides whether the node is saturated. */
     public void sample() {
+        pressure.sample();
         if (high == 0) {
             return;
         }

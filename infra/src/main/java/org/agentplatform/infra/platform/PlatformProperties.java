@@ -201,6 +201,10 @@ public record PlatformProperties(
      *                                     are back within a quarter of it): the node then lowers its ceiling on task creates,
      *                                     which owners share when several ask for more, an owner past its weighted share
      *                                     answered 429 {@code rate_limited}; 0 never counts the node saturated
+     * @param sharedCpuPressure            while several owners create tasks on the node, the machine's CPU pressure (the
+     *                                     share of time its runnable work waits for a core: Linux's {@code /proc/pressure/cpu},
+     *                                     else the CPU load) at which the node also counts as saturated, so that a flood
+     *                                     beside a neighbour is held below the edge where every request waits; 0 never
      */
     public record Tasks(
             @DefaultValue("24h") Duration chunkRetention,
@@ -210,7 +214,8 @@ public record PlatformProperties(
             @DefaultValue Map<UUID, Integer> ownerWeights,
             @DefaultValue("10000") int maxUnfinishedPerOwner,
             @DefaultValue("1000") int maxUnfinishedInvokesPerOwner,
-            @DefaultValue("50") int saturationLagEvents) {
+            @DefaultValue("50") int saturationLagEvents,
+            @DefaultValue("0.7") double sharedCpuPressure) {
 
         public Tasks {
             if (turnWorkers < 0) {
@@ -231,6 +236,10 @@ public record PlatformProperties(
             }
             if (saturationLagEvents < 0) {
                 throw new IllegalArgumentException("agent-platform.tasks.saturation-lag-events must be 0 (never saturated) or more");
+            }
+            if (!(sharedCpuPressure >= 0 && sharedCpuPressure < 1)) {
+                throw new IllegalArgumentException("agent-platform.tasks.shared-cpu-pressure must be 0 (never) or a fraction below 1, not "
+                        + sharedCpuPressure);
             }
         }
 

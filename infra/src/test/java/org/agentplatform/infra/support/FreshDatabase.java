@@ -14,11 +14,12 @@ import org.springframework.util.FileSystemUtils;
 /**
  * Gives each Spring test context its own database on the shared test server, and its own data directory, removed
  * when the context closes (it holds the context's first API key and vault key); and a node that never counts itself
- * saturated, unless the test class says otherwise.
+ * saturated, by its lag or by the machine's CPU pressure, unless the test class says otherwise.
  */
 public final class FreshDatabase implements ApplicationContextInitializer<ConfigurableApplicationContext> {
 
     private static final String SATURATION = "agent-platform.tasks.saturation-lag-events";
+    private static final String PRESSURE = "agent-platform.tasks.shared-cpu-pressure";
 
     @Override
     public void initialize(ConfigurableApplicationContext context) {
@@ -36,9 +37,12 @@ public final class FreshDatabase implements ApplicationContextInitializer<Config
                 "agent-platform.data-dir=" + dataDir)
                 .applyTo(context);
         // a node that counts itself saturated refuses the busiest owner's creates: a refusal that hangs on how loaded the
-        // machine running the tests is, which only the test of it (FairShareHttpTest, which sets its own) is to meet
-        if (context.getEnvironment().getProperty(SATURATION) == null) {
-            TestPropertyValues.of(SATURATION + "=0").applyTo(context);
+        // machine running the tests is (how far its processors fall behind, how long its work waits for a core), which
+        // only the test of it (FairShareHttpTest, which sets its own lag) is to meet
+        for (String judgement : new String[] {SATURATION, PRESSURE}) {
+            if (context.getEnvironment().getProperty(judgement) == null) {
+                TestPropertyValues.of(judgement + "=0").applyTo(context);
+            }
         }
         // registered before any bean, so destroyed after all of them: nothing writes to the directory any more
         ((DefaultSingletonBeanRegistry) context.getBeanFactory()).registerDisposableBean(FreshDatabase.class.getName() + ".dataDir",

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
+import org.agentplatform.api.error.ErrorResponseWriter;
 import org.agentplatform.api.quota.BacklogSettings;
 import org.agentplatform.api.quota.FairShare;
 import org.agentplatform.api.quota.FairShareFilter;
@@ -20,6 +21,7 @@ import org.agentplatform.infra.database.RuntimeDatabase;
 import org.agentplatform.infra.eventstore.ProcessorCongestion;
 import org.agentplatform.infra.eventstore.StoreHead;
 import org.agentplatform.infra.platform.BackgroundPriority;
+import org.agentplatform.infra.platform.CpuPressure;
 import org.agentplatform.infra.platform.PeriodicJob;
 import org.agentplatform.infra.platform.PlatformProperties;
 import org.agentplatform.infra.replay.JdbcStoredEvents;
@@ -120,7 +122,7 @@ public class TasksConfiguration {
     ProcessorCongestion taskCongestion(EventProcessingConfiguration processing, StoreHead storeHead, PlatformProperties properties,
             Clock clock) {
         return new ProcessorCongestion(processing, storeHead, List.of(TaskDispatcher.GROUP, TaskProjection.GROUP),
-                properties.tasks().saturationLagEvents(), clock);
+                properties.tasks().saturationLagEvents(), CpuPressure.ofThisMachine(), clock);
     }
 
     @Bean
@@ -129,16 +131,19 @@ public class TasksConfiguration {
         return new PeriodicJob("saturation-sampler", ProcessorCongestion.SAMPLE_INTERVAL, congestion::sample, new BackgroundPriority(0));
     }
 
-    /** Each owner's share of what the node carries, weighted as in the fair order of turns. */
+    /**
+     * Each owner's share of what the node carries, weighted as in the fair order of turns, held below the edge while several
+     * share it ({@code agent-platform.tasks.shared-cpu-pressure}).
+     */
     @Bean
     FairShare fairShare(ProcessorCongestion congestion, PlatformProperties properties, Clock clock) {
-        return new FairShare(congestion, properties.tasks()::ownerWeight, clock);
+        return new FairShare(congestion, properties.tasks()::ownerWeight, properties.tasks().sharedCpuPressure(), clock);
     }
 
     /** Task creates held to their owners' shares before their bodies are read. */
     @Bean
-    FairShareFilter fairShareFilter(FairShare fairShare, MatchedRoutes matchedRoutes) {
-        return new FairShareFilter(fairShare, matchedRoutes);
+    FairShareFilter fairShareFilter(FairShare fairShare, MatchedRoutes matchedRoutes, ErrorResponseWriter writer) {
+        return new FairShareFilter(fairShare, matchedRoutes, writer);
     }
 
     /** The node's ceiling on task creates a second, for operators: {@code +Inf} until the node first saturated. */
@@ -146,6 +151,15 @@ public class TasksConfiguration {
     MeterBinder admissionCeilingGauge(FairShare fairShare) {
         return registry -> Gauge.builder("agent.platform.tasks.admission.ceiling", fairShare, FairShare::ceiling)
                 .description("Task creates a second this node shares between owners when several ask for more; +Inf until it first saturated")
+                .register(registry);
+    }
+
+    /** The machine's CPU pressure as the node reads it (NaN when the machine does not say), for operators. */
+    @Bean
+    MeterBinder cpuPressureGauge(ProcessorCongestion congestion) {
+        return registry -> Gauge.builder("agent.platform.cpu.pressure", congestion, ProcessorCongestion::cpuPressure)
+                .description("Share of recent time the machine's runnable work waited for a core (smoothed); the node holds task creates"
+                        + " below agent-platform.tasks.shared-cpu-pressure while several owners share it")
                 .register(registry);
     }
 
