@@ -100,12 +100,9 @@ public final class FairShare {
     /**
      * @param weights        an owner's weight (1 or more)
      * @param sharedPressure the CPU pressure (0 to 1) at which the node counts as saturated while several owners share it;
-     *                       0 never
+     *                       0 never (checked where it is configured, {@code agent-platform.tasks.shared-cpu-pressure})
      */
     public FairShare(Congestion congestion, ToIntFunction<OwnerId> weights, double sharedPressure, Clock clock) {
-        if (!(sharedPressure >= 0 && sharedPressure < 1)) {
-            throw new IllegalArgumentException("the shared CPU pressure must be 0 (never) or a fraction below 1, not " + sharedPressure);
-        }
         this.congestion = congestion;
         this.weights = weights;
         this.sharedPressure = sharedPressure;
