@@ -495,6 +495,7 @@ public final class Bench {
             report.atMost("statements per task (pg_stat_statements)", ((Number) perTask.get("statements_per_task")).doubleValue(), "", null);
             report.atMost("commits per task", ((Number) perTask.get("commits_per_task")).doubleValue(), "", null);
             report.atMost("statement execution per task", ((Number) perTask.get("statement_execution_ms_per_task")).doubleValue(), "ms", null);
+            report.atMost("statement planning per task", ((Number) perTask.get("statement_planning_ms_per_task")).doubleValue(), "ms", null);
         }
 
         Map<String, Object> json = new LinkedHashMap<>();
