@@ -1,5 +1,7 @@
 package org.agentplatform.infra.eventstore;
 
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -29,8 +31,13 @@ import org.axonframework.eventsourcing.eventstore.jdbc.JdbcEventStorageEngine;
  * Each event's timestamp is parsed once as its row is read ({@link StoredTimestamps}), where Axon's engine parses the
  * text with a general ISO-8601 parser to decide a tracking token's gaps and again for the message. The tokens are
  * advanced as Axon's engine advances them ({@link GapRule}).
+ * <p>
+ * A batch of the stream without gaps is read with a {@code LIMIT} of the batch size ({@link #readWithoutGaps}). It changes
+ * no answer (the range holds at most that many indexes), but it lets PostgreSQL keep one plan for the statement: without
+ * it, the planner's estimate for a range of two parameters is a share of the whole table, so every execution was planned
+ * again as a custom plan, which cost more than running it (about 0.08 ms a read, 1.6 reads per task in a burst).
  */
-@FrameworkReplacement("Axon: JdbcEventStorageEngine (snapshot reads, aggregate batches, timestamp parsing)")
+@FrameworkReplacement("Axon: JdbcEventStorageEngine (snapshot reads, aggregate batches, timestamp parsing, the stream's read statement)")
 final class SnapshotFreeStorageEngine extends JdbcEventStorageEngine {
 
     /** Axon's default lowest global index, below which a first token has no gaps. */
@@ -40,8 +47,23 @@ final class SnapshotFreeStorageEngine extends JdbcEventStorageEngine {
 
     SnapshotFreeStorageEngine(JdbcEventStorageEngine.Builder builder, GapRule gaps) {
         super(builder.maxGapOffset(gaps.maxGapOffset()).gapTimeout((int) gaps.gapTimeout().toMillis())
-                .lowestGlobalSequence(LOWEST_GLOBAL_INDEX));
+                .lowestGlobalSequence(LOWEST_GLOBAL_INDEX).readEventDataWithoutGaps(SnapshotFreeStorageEngine::readWithoutGaps));
         this.gaps = gaps;
+    }
+
+    /**
+     * Axon's read of the events after {@code globalIndex} (up to {@code batchSize} indexes above it), with the batch size as
+     * a {@code LIMIT} for the planner's sake.
+     */
+    static PreparedStatement readWithoutGaps(Connection connection, EventSchema schema, long globalIndex, int batchSize)
+            throws SQLException {
+        String index = schema.globalIndexColumn();
+        PreparedStatement statement = connection.prepareStatement("SELECT " + schema.trackedEventFields() + " FROM "
+                + schema.domainEventTable() + " WHERE (" + index + " > ? AND " + index + " <= ?) ORDER BY " + index + " ASC LIMIT "
+                + batchSize);
+        statement.setLong(1, globalIndex);
+        statement.setLong(2, globalIndex + batchSize);
+        return statement;
     }
 
     @Override

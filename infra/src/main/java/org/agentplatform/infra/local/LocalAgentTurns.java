@@ -61,6 +61,7 @@ import org.agentplatform.query.channel.ChannelChunks.WrittenAlong;
 import org.agentplatform.query.channel.ChannelChunks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.ColumnMapRowMapper;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 import reactor.core.Disposable;
@@ -408,7 +409,8 @@ final class LocalAgentTurns {
         if (!nodeRecorded) {
             renewNode();
         }
-        List<Map<String, Object>> picked = jdbc.queryForList(PICK);
+        // prepared (JdbcTemplate runs a statement without arguments as a plain one, planned again at every call)
+        List<Map<String, Object>> picked = jdbc.query(connection -> connection.prepareStatement(PICK), new ColumnMapRowMapper());
         if (picked.isEmpty()) {
             return 0;
         }
