@@ -64,9 +64,11 @@ class SnapshotFreeStorageEngineTest {
     @Test
     void theReadOfABatchIsPlannedOnceNotAtEveryExecution() throws Exception {
         jdbc.execute("DROP TABLE IF EXISTS plan_probe_event");
-        jdbc.execute("CREATE TABLE plan_probe_event (LIKE domain_event_entry INCLUDING DEFAULTS INCLUDING INDEXES)");
-        jdbc.execute("INSERT INTO plan_probe_event (aggregate_identifier, sequence_number, event_identifier, payload, payload_type, time_stamp)"
-                + " SELECT 'a' || (n / 4), n % 4, 'e' || n, '\\x00'::bytea, 'Probe', '2026-11-29T00:00:00Z' FROM generate_series(1, 200000) n");
+        // without the store's defaults: its global index would draw on the store's own sequence and leave a gap that large in it
+        jdbc.execute("CREATE TABLE plan_probe_event (LIKE domain_event_entry INCLUDING INDEXES)");
+        jdbc.execute("INSERT INTO plan_probe_event (global_index, aggregate_identifier, sequence_number, event_identifier, payload, payload_type,"
+                + " time_stamp) SELECT n, 'a' || (n / 4), n % 4, 'e' || n, '\\x00'::bytea, 'Probe', '2026-11-29T00:00:00Z'"
+                + " FROM generate_series(1, 200000) n");
         jdbc.execute("ANALYZE plan_probe_event");
         EventSchema probe = EventSchema.builder().eventTable("plan_probe_event").globalIndexColumn("global_index")
                 .timestampColumn("time_stamp").eventIdentifierColumn("event_identifier").aggregateIdentifierColumn("aggregate_identifier")
