@@ -75,9 +75,9 @@ class SnapshotFreeStorageEngineTest {
                 .sequenceNumberColumn("sequence_number").typeColumn("type").payloadTypeColumn("payload_type")
                 .payloadRevisionColumn("payload_revision").payloadColumn("payload").metaDataColumn("meta_data").build();
         try (Connection connection = dataSource.getConnection()) {
-            long first = jdbc.queryForObject("SELECT min(global_index) FROM plan_probe_event", Long.class);
             for (int read = 0; read < 12; read++) {
-                try (PreparedStatement statement = SnapshotFreeStorageEngine.readWithoutGaps(connection, probe, first + 100_000 + read * BATCH, BATCH);
+                // from the middle of the rows numbered 1 to 200,000
+                try (PreparedStatement statement = SnapshotFreeStorageEngine.readWithoutGaps(connection, probe, 100_000 + read * BATCH, BATCH);
                         ResultSet rows = statement.executeQuery()) {
                     int count = 0;
                     while (rows.next()) {
