@@ -23,7 +23,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Held statements on PostgreSQL: nothing runs before the commit; then each key's statements run in the order given,
  * whatever the texts of other keys' statements in between; each key notifies once, its last payload; and when holding
- * is not allowed every statement and its notification run at once.
+ * is not allowed every statement and its notification run at once; a foldable statement held right after another of its key
+ * that takes it in goes as one statement with it.
  */
 class HeldStatementsTest extends ApiTest {
 
@@ -41,7 +42,7 @@ class HeldStatementsTest extends ApiTest {
 
     @BeforeEach
     void table() {
-        jdbc().execute("CREATE TABLE IF NOT EXISTS held_test (k text PRIMARY KEY, v bigint NOT NULL)");
+        jdbc().execute("CREATE TABLE IF NOT EXISTS held_test (k text PRIMARY KEY, v bigint NOT NULL, t text NOT NULL DEFAULT '')");
         jdbc().execute("TRUNCATE held_test");
     }
 
@@ -83,6 +84,43 @@ class HeldStatementsTest extends ApiTest {
             });
             assertThat(notifications(listener, 2)).containsExactly("a:1", "a:2");
         }
+    }
+
+    /** Appends its text to the row's; folded with the next one of its row, the two texts joined with '+' (so a fold shows). */
+    private record Append(String key, String text) implements HeldStatements.Foldable {
+
+        @Override
+        public HeldStatements.Foldable fold(HeldStatements.Foldable next) {
+            return next instanceof Append later && later.key().equals(key) ? new Append(key, text + "+" + later.text()) : null;
+        }
+
+        @Override
+        public String sql() {
+            return "UPDATE held_test SET t = t || ? WHERE k = ?";
+        }
+
+        @Override
+        public Object[] arguments() {
+            return new Object[] {text, key};
+        }
+    }
+
+    @Test
+    void aFoldableStatementFoldsIntoTheOneHeldJustBeforeItForItsKeyOnly() {
+        HeldStatements held = new HeldStatements(jdbc(), holding(true), channel);
+        jdbc().update("INSERT INTO held_test (k, v) VALUES ('a', 0), ('b', 0)");
+        new TransactionTemplate(transactions).executeWithoutResult(status -> {
+            held.run("a", new Append("a", "1"), "a:1");
+            held.run("b", new Append("b", "x"), "b:1");
+            // folds with a's last, although b's came in between
+            held.run("a", new Append("a", "2"), "a:2");
+            // a plain statement is not folded into, and ends the fold: the next one starts anew
+            held.run("a", SET, new Object[] {5, "a"}, "a:3");
+            held.run("a", new Append("a", "3"), "a:4");
+            held.run("a", new Append("a", "4"), "a:5");
+        });
+        assertThat(jdbc().queryForMap("SELECT (SELECT t FROM held_test WHERE k = 'a') AS a, (SELECT t FROM held_test WHERE k = 'b') AS b,"
+                + " (SELECT v FROM held_test WHERE k = 'a') AS v")).isEqualTo(Map.of("a", "1+23+4", "b", "x", "v", 5L));
     }
 
     @Test

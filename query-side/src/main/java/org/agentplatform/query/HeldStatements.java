@@ -21,6 +21,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * transaction, each statement and its notification run at once; a transaction that began holding holds to its end
  * (isolation asked for meanwhile comes with the retry, should the commit fail). A held statement that fails at the commit fails the
  * commit: the batch is handled again, event by event ({@link WriteBatching#failed}).
+ * <p>
+ * A {@link Foldable} statement held right after another of its key may fold into it ({@link Foldable#fold}): two changes of one
+ * row sent as one statement, one row version written instead of two.
  */
 public final class HeldStatements {
 
@@ -33,6 +36,8 @@ public final class HeldStatements {
 
         private final List<Statement> statements = new ArrayList<>();
         private final Map<Object, String> notifications = new LinkedHashMap<>();
+        /** Where the last statement of each key is in {@link #statements}. */
+        private final Map<Object, Integer> lastOfKey = new HashMap<>();
 
         @Override
         public void beforeCommit(boolean readOnly) {
@@ -50,7 +55,18 @@ public final class HeldStatements {
         }
     }
 
-    private record Statement(Object key, String sql, Object[] arguments) {
+    private record Statement(Object key, String sql, Object[] arguments, Foldable foldable) {
+    }
+
+    /** A statement that may take in the next statement of its key, so that both are sent as one. */
+    public interface Foldable {
+
+        /** This statement and {@code next} (given after it, for the same key) as one statement; null when they do not fold. */
+        Foldable fold(Foldable next);
+
+        String sql();
+
+        Object[] arguments();
     }
 
     /** {@code channel}: where each key's notification goes ({@code pg_notify}), its payload given with the statement. */
@@ -62,6 +78,18 @@ public final class HeldStatements {
 
     /** Runs {@code sql} for {@code key} now or at the commit, and then notifies {@code payload} (the key's last one wins). */
     public void run(Object key, String sql, Object[] arguments, String payload) {
+        hold(key, sql, arguments, null, payload);
+    }
+
+    /**
+     * As {@link #run(Object, String, Object[], String)}; held right after a foldable statement of the same key, the two are folded
+     * into one when they fold.
+     */
+    public void run(Object key, Foldable statement, String payload) {
+        hold(key, statement.sql(), statement.arguments(), statement, payload);
+    }
+
+    private void hold(Object key, String sql, Object[] arguments, Foldable foldable, String payload) {
         boolean inTransaction = TransactionSynchronizationManager.isSynchronizationActive();
         Held held = inTransaction ? (Held) TransactionSynchronizationManager.getResource(this) : null;
         // a transaction that began holding goes on holding: a statement run now would overtake the held ones of its key
@@ -75,7 +103,15 @@ public final class HeldStatements {
             TransactionSynchronizationManager.bindResource(this, held);
             TransactionSynchronizationManager.registerSynchronization(held);
         }
-        held.statements.add(new Statement(key, sql, arguments));
+        Integer previous = held.lastOfKey.get(key);
+        Foldable folded = foldable == null || previous == null || held.statements.get(previous).foldable() == null ? null
+                : held.statements.get(previous).foldable().fold(foldable);
+        if (folded != null) {
+            held.statements.set(previous, new Statement(key, folded.sql(), folded.arguments(), folded));
+        } else {
+            held.lastOfKey.put(key, held.statements.size());
+            held.statements.add(new Statement(key, sql, arguments, foldable));
+        }
         held.notifications.put(key, payload);
     }
 
@@ -88,6 +124,7 @@ public final class HeldStatements {
                     .computeIfAbsent(statement.sql(), any -> new ArrayList<>()).add(statement.arguments());
         }
         held.statements.clear();
+        held.lastOfKey.clear();
         rounds.values().forEach(round -> round.forEach((sql, arguments) -> {
             if (arguments.size() == 1) {
                 jdbc.update(sql, arguments.getFirst());

@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.agentplatform.kernel.task.Attachment;
 import org.agentplatform.kernel.task.TaskMessage;
@@ -22,7 +24,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * of {@code view}: {@code task_view}, {@code conversation_view}), the event's rows in the log at offsets from
  * {@link ChannelOffsets} of its global index in one statement, and a notification on {@value #NOTIFICATIONS}; a
  * processor batch's statements are sent together at its commit ({@link HeldStatements}), with one notification per
- * channel. The rows stay the truth; the notification only wakes readers.
+ * channel. The rows stay the truth; the notification only wakes readers. Consecutive events of a channel in one batch are
+ * written by one statement where their changes fold ({@link Change#fold}).
  */
 public final class ChannelLog {
 
@@ -48,12 +51,17 @@ public final class ChannelLog {
 
     /**
      * The view's change: a data-modifying statement on it, without a {@code RETURNING} clause (the log adds one where it
-     * needs the channel's {@code turn} after the change).
+     * needs the channel's {@code turn} after the change). One made by {@link #insert} or {@link #set} knows its columns, and
+     * folds with the change of the channel's next event ({@link #fold}).
      */
-    public record Change(String statement, List<Object> arguments) {
+    public record Change(String statement, List<Object> arguments, Shape shape) {
+
+        public Change {
+            arguments = Collections.unmodifiableList(new ArrayList<>(arguments));
+        }
 
         public static Change of(String statement, Object... arguments) {
-            return new Change(statement, Arrays.asList(arguments));
+            return new Change(statement, Arrays.asList(arguments), null);
         }
 
         /**
@@ -67,7 +75,90 @@ public final class ChannelLog {
             arguments.addAll(List.of(last, last, sequence, SqlTime.of(at), channel, sequence));
             return new Change("UPDATE " + view + " SET " + assignments + ", last_offset = GREATEST(last_offset, ?),"
                     + " change_offset = GREATEST(change_offset, ?), version = ?, updated_at = ? WHERE id = ? AND version < ?",
-                    arguments);
+                    arguments, null);
+        }
+
+        /**
+         * As {@link #update}, with each of {@code columns} set to its value: a change that folds into the change of the channel's
+         * event before it.
+         */
+        public static Change set(String view, UUID channel, long sequence, Instant at, long last, Map<String, Object> columns) {
+            return new Shape(view, channel, false, sequence, at, at, last, new LinkedHashMap<>(columns), Set.of()).change();
+        }
+
+        /**
+         * The snapshot of {@code channel} in {@code view} created by the event at {@code sequence} with {@code columns} (besides
+         * its id, offsets, version and instants), unless it exists (a replay); {@code last} as in {@link #update}.
+         */
+        public static Change insert(String view, UUID channel, long sequence, Instant at, long last, Map<String, Object> columns) {
+            return new Shape(view, channel, true, sequence, at, at, last, new LinkedHashMap<>(columns), Set.of()).change();
+        }
+
+        /**
+         * This change and {@code next}, the change of the channel's next event (its sequence the next one), as one change: an
+         * update's columns set over this change's, its sequence and instant, the greater offset. An insert folded so inserts the
+         * row as both would leave it, and updates one that exists as {@code next} would (unless it saw the later event). Null
+         * when they do not fold: either is not {@linkplain #set structured}, or is of another channel or view, or not the next
+         * event, or {@code next} inserts.
+         */
+        Change fold(Change next) {
+            if (shape == null || next.shape == null || next.shape.insert() || !shape.view().equals(next.shape.view())
+                    || !shape.channel().equals(next.shape.channel()) || next.shape.sequence() != shape.sequence() + 1) {
+                return null;
+            }
+            LinkedHashMap<String, Object> columns = new LinkedHashMap<>(shape.columns());
+            columns.putAll(next.shape.columns());
+            Set<String> updated = new LinkedHashSet<>(shape.updated());
+            updated.addAll(next.shape.columns().keySet());
+            return new Shape(shape.view(), shape.channel(), shape.insert(), next.shape.sequence(), shape.createdAt(), next.shape.at(),
+                    Math.max(shape.last(), next.shape.last()), columns, updated).change();
+        }
+
+        /** Whether the change sets the channel's {@code turn}. */
+        boolean setsTurn() {
+            return shape == null || shape.columns().containsKey("turn");
+        }
+    }
+
+    /**
+     * A change that knows its columns: an insert of the view's row (with {@code updated}, the columns of the updates folded into
+     * it), or an update of it.
+     */
+    private record Shape(String view, UUID channel, boolean insert, long sequence, Instant createdAt, Instant at, long last, LinkedHashMap<String, Object> columns,
+            Set<String> updated) {
+
+        Change change() {
+            List<Object> arguments = new ArrayList<>();
+            if (!insert) {
+                StringBuilder sql = new StringBuilder("UPDATE ").append(view).append(" SET ");
+                columns.forEach((column, value) -> {
+                    sql.append(column).append(" = ?, ");
+                    arguments.add(value);
+                });
+                sql.append("last_offset = GREATEST(last_offset, ?), change_offset = GREATEST(change_offset, ?), version = ?, updated_at = ?"
+                        + " WHERE id = ? AND version < ?");
+                arguments.addAll(List.of(last, last, sequence, SqlTime.of(at), channel, sequence));
+                return new Change(sql.toString(), arguments, this);
+            }
+            StringBuilder sql = new StringBuilder("INSERT INTO ").append(view).append(" (id");
+            arguments.add(channel);
+            columns.forEach((column, value) -> {
+                sql.append(", ").append(column);
+                arguments.add(value);
+            });
+            sql.append(", last_offset, change_offset, version, created_at, updated_at) VALUES (?")
+                    .append(", ?".repeat(columns.size() + 5)).append(") ON CONFLICT (id) DO ");
+            // the row's creation instant is the insert's own event's, the last change's the folded update's
+            arguments.addAll(List.of(last, last, sequence, SqlTime.of(createdAt), SqlTime.of(at)));
+            if (updated.isEmpty()) {
+                return new Change(sql.append("NOTHING").toString(), arguments, this);
+            }
+            sql.append("UPDATE SET ");
+            updated.forEach(column -> sql.append(column).append(" = EXCLUDED.").append(column).append(", "));
+            sql.append("last_offset = GREATEST(").append(view).append(".last_offset, EXCLUDED.last_offset), change_offset = GREATEST(")
+                    .append(view).append(".change_offset, EXCLUDED.change_offset), version = EXCLUDED.version,"
+                            + " updated_at = EXCLUDED.updated_at WHERE ").append(view).append(".version < EXCLUDED.version");
+            return new Change(sql.toString(), arguments, this);
         }
     }
 
@@ -115,7 +206,9 @@ public final class ChannelLog {
      * until the commit while the projection's {@link WriteBatching} allows ({@link HeldStatements}). A row without a
      * turn takes the turn the change returns (or, when the change did not apply: a replay, the view's). An event without
      * rows changes the view only, held like the others: the statements of a channel run in the order of its events, or
-     * a later event's {@code version} would make an earlier one's change skip as seen.
+     * a later event's {@code version} would make an earlier one's change skip as seen. Held right after the write of the
+     * channel's previous event, the two go as one statement when their changes fold ({@link Change#fold}: a task's creation
+     * and the hand-off of its first turn, a turn's start and its outcome), so the view's row is written once for both.
      */
     public void write(UUID channel, long globalIndex, Instant at, Change change, List<Row> rows) {
         if (rows.size() > ChannelOffsets.EVENT_ROWS) {
@@ -126,25 +219,62 @@ public final class ChannelLog {
 
     /** As {@link #write}, with the rows from {@code offset} on (an event that writes in an earlier event's window). */
     public void writeAt(UUID channel, long offset, Instant at, Change change, List<Row> rows) {
-        if (rows.isEmpty()) {
-            held.run(channel, change.statement(), change.arguments().toArray(), channel + ":view");
-            return;
-        }
-        List<Object> arguments = new ArrayList<>(change.arguments());
-        arguments.add(channel);
+        List<Object[]> logged = new ArrayList<>(rows.size());
+        boolean turns = true;
         for (int index = 0; index < rows.size(); index++) {
             Row row = rows.get(index);
-            arguments.addAll(Arrays.asList(channel, offset + index, row.kind(), row.turn(), row.role(), row.status(), row.text(),
-                    JsonColumns.write(attachments(row.attachments())), JsonColumns.write(row.data()), SqlTime.of(at)));
+            turns &= row.turn() != null;
+            logged.add(new Object[] {channel, offset + index, row.kind(), row.turn(), row.role(), row.status(), row.text(),
+                    JsonColumns.write(attachments(row.attachments())), JsonColumns.write(row.data()), SqlTime.of(at)});
         }
-        held.run(channel, "WITH changed AS (" + change.statement() + " RETURNING turn),"
-                        + " current AS (SELECT COALESCE((SELECT turn FROM changed LIMIT 1), (SELECT turn FROM " + view + " WHERE id = ?), 0)"
-                        + " AS turn)"
-                        + " INSERT INTO channel_message (channel_id, log_offset, kind, turn, role, status, text, attachments, data,"
-                        + " occurred_at) SELECT r.channel_id, r.log_offset, r.kind, COALESCE(r.turn, current.turn), r.role, r.status, r.text,"
-                        + " r.attachments, r.data, r.occurred_at FROM current, (VALUES " + String.join(", ", Collections.nCopies(rows.size(), ROW))
-                        + ") AS r(channel_id, log_offset, kind, turn, role, status, text, attachments, data, occurred_at) ON CONFLICT DO NOTHING",
-                arguments.toArray(), channel + ":" + (offset + rows.size() - 1));
+        held.run(channel, new Write(view, channel, change, logged, turns),
+                rows.isEmpty() ? channel + ":view" : channel + ":" + (offset + rows.size() - 1));
+    }
+
+    /**
+     * An event's change of the view with its rows of the log ({@code turns}: each names its turn), as one statement; folded
+     * with the channel's next event's when their changes fold ({@link Change#fold}), unless that one sets the turn which rows
+     * of this one take.
+     */
+    private record Write(String view, UUID channel, Change change, List<Object[]> rows, boolean turns) implements HeldStatements.Foldable {
+
+        @Override
+        public HeldStatements.Foldable fold(HeldStatements.Foldable next) {
+            if (!(next instanceof Write later) || (!turns && later.change().setsTurn())) {
+                return null;
+            }
+            Change folded = change.fold(later.change());
+            if (folded == null) {
+                return null;
+            }
+            List<Object[]> both = new ArrayList<>(rows);
+            both.addAll(later.rows());
+            return new Write(view, channel, folded, both, turns && later.turns());
+        }
+
+        @Override
+        public String sql() {
+            if (rows.isEmpty()) {
+                return change.statement();
+            }
+            return "WITH changed AS (" + change.statement() + " RETURNING turn),"
+                    + " current AS (SELECT COALESCE((SELECT turn FROM changed LIMIT 1), (SELECT turn FROM " + view + " WHERE id = ?), 0)"
+                    + " AS turn)"
+                    + " INSERT INTO channel_message (channel_id, log_offset, kind, turn, role, status, text, attachments, data,"
+                    + " occurred_at) SELECT r.channel_id, r.log_offset, r.kind, COALESCE(r.turn, current.turn), r.role, r.status, r.text,"
+                    + " r.attachments, r.data, r.occurred_at FROM current, (VALUES " + String.join(", ", Collections.nCopies(rows.size(), ROW))
+                    + ") AS r(channel_id, log_offset, kind, turn, role, status, text, attachments, data, occurred_at) ON CONFLICT DO NOTHING";
+        }
+
+        @Override
+        public Object[] arguments() {
+            List<Object> arguments = new ArrayList<>(change.arguments());
+            if (!rows.isEmpty()) {
+                arguments.add(channel);
+                rows.forEach(row -> arguments.addAll(Arrays.asList(row)));
+            }
+            return arguments.toArray();
+        }
     }
 
     /** The event's own global index; a reader that does not add it (none today) falls back to its token's position. */

@@ -78,8 +78,8 @@ public class ConversationProjection {
             TrackingToken token) {
         long globalIndex = ChannelLog.globalIndex(index, token);
         // no row: the message enters the log when its turn starts
-        log.write(event.conversationId().value(), globalIndex, at, ChannelLog.Change.update(VIEW, event.conversationId().value(), sequence,
-                at, 0, "messages = ?", event.number()), List.of());
+        log.write(event.conversationId().value(), globalIndex, at, ChannelLog.Change.set(VIEW, event.conversationId().value(), sequence,
+                at, 0, Map.of("messages", event.number())), List.of());
     }
 
     @EventHandler
@@ -87,9 +87,14 @@ public class ConversationProjection {
             TrackingToken token) {
         long globalIndex = ChannelLog.globalIndex(index, token);
         Map<String, Object> message = Map.of("message_id", event.messageId().toString());
-        log.write(event.conversationId().value(), globalIndex, at, ChannelLog.Change.update(VIEW, event.conversationId().value(), sequence,
-                        at, ChannelLog.lastOffset(globalIndex, 2), "turn = ?, turn_status = 'running', error_code = NULL, error_message = NULL",
-                        event.turn()),
+        Map<String, Object> columns = new LinkedHashMap<>();
+        columns.put("turn", event.turn());
+        columns.put("turn_status", "running");
+        columns.put("error_code", null);
+        columns.put("error_message", null);
+        // folds with the message's posting, the event before it
+        log.write(event.conversationId().value(), globalIndex, at, ChannelLog.Change.set(VIEW, event.conversationId().value(), sequence,
+                        at, ChannelLog.lastOffset(globalIndex, 2), columns),
                 List.of(ChannelLog.message(event.message(), event.turn()).withData(message),
                         ChannelLog.status(TURN_STATUS, event.turn(), TaskStatus.RUNNING.wireName(), message)));
     }

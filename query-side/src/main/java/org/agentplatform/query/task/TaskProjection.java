@@ -2,7 +2,6 @@ package org.agentplatform.query.task;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,9 +45,7 @@ public class TaskProjection {
     public static final String GROUP = "task-projection";
     public static final String TASK_STATUS = "task_status";
 
-    private static final String CREATED = "INSERT INTO task_view (id, owner_id, agent_id, instance_id, context_id, origin, status, turn,"
-            + " deadline, last_offset, change_offset, version, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (id) DO NOTHING";
+    private static final String VIEW = "task_view";
 
     private final JdbcTemplate jdbc;
     private final ChannelLog log;
@@ -60,7 +57,7 @@ public class TaskProjection {
     /** {@code batching}: whether a batch's statements may wait for its commit, to be sent together. */
     public TaskProjection(JdbcTemplate jdbc, WriteBatching batching) {
         this.jdbc = jdbc;
-        this.log = new ChannelLog(jdbc, "task_view", batching);
+        this.log = new ChannelLog(jdbc, VIEW, batching);
     }
 
     @EventHandler
@@ -69,10 +66,16 @@ public class TaskProjection {
         long globalIndex = ChannelLog.globalIndex(index, token);
         long last = ChannelLog.lastOffset(globalIndex, 2);
         // the first message is the input of turn 1; the queued status is turn 0
-        log.write(event.taskId().value(), globalIndex, at,
-                ChannelLog.Change.of(CREATED, event.taskId().value(), event.task().ownerId().value(), event.task().agentId().value(),
-                        event.task().instanceId().value(), event.task().contextId(), event.origin().wireName(), event.status().wireName(),
-                        SqlTime.of(event.deadline()), last, last, sequence, SqlTime.of(at), SqlTime.of(at)),
+        Map<String, Object> columns = new LinkedHashMap<>();
+        columns.put("owner_id", event.task().ownerId().value());
+        columns.put("agent_id", event.task().agentId().value());
+        columns.put("instance_id", event.task().instanceId().value());
+        columns.put("context_id", event.task().contextId());
+        columns.put("origin", event.origin().wireName());
+        columns.put("status", event.status().wireName());
+        columns.put("turn", 0);
+        columns.put("deadline", SqlTime.of(event.deadline()));
+        log.write(event.taskId().value(), globalIndex, at, ChannelLog.Change.insert(VIEW, event.taskId().value(), sequence, at, last, columns),
                 rows(event));
     }
 
@@ -84,7 +87,7 @@ public class TaskProjection {
     @EventHandler
     void on(TaskStarted event, @SequenceNumber long sequence, @Timestamp Instant at, @MetaDataValue(GlobalIndex.KEY) Long index,
             TrackingToken token) {
-        changeWith(event, sequence, at, ChannelLog.globalIndex(index, token), rows(event), "turn = ?", event.turn());
+        changeWith(event, sequence, at, ChannelLog.globalIndex(index, token), rows(event), "turn", event.turn());
     }
 
     /**
@@ -102,32 +105,32 @@ public class TaskProjection {
     @EventHandler
     void on(TaskTurnBegan event, @SequenceNumber long sequence, @Timestamp Instant at) {
         long offset = ChannelOffsets.ofTurnBegan(event.window());
-        log.writeAt(event.taskId().value(), offset, event.began(), ChannelLog.Change.update("task_view", event.taskId().value(), sequence, at,
-                offset, "status = ?", event.status().wireName()), List.of(status(event, event.turn(), Map.of())));
+        log.writeAt(event.taskId().value(), offset, event.began(), ChannelLog.Change.set(VIEW, event.taskId().value(), sequence, at,
+                offset, Map.of("status", event.status().wireName())), List.of(status(event, event.turn(), Map.of())));
     }
 
     @EventHandler
     void on(TaskInputRequired event, @SequenceNumber long sequence, @Timestamp Instant at, @MetaDataValue(GlobalIndex.KEY) Long index,
             TrackingToken token) {
-        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), event.prompt(), Map.of(), "text = ?", event.prompt().text());
+        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), event.prompt(), Map.of(), "text", event.prompt().text());
     }
 
     @EventHandler
     void on(TaskAuthRequired event, @SequenceNumber long sequence, @Timestamp Instant at, @MetaDataValue(GlobalIndex.KEY) Long index,
             TrackingToken token) {
-        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), event.prompt(), Map.of(), "text = ?", event.prompt().text());
+        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), event.prompt(), Map.of(), "text", event.prompt().text());
     }
 
     @EventHandler
     void on(TaskContinued event, @SequenceNumber long sequence, @Timestamp Instant at, @MetaDataValue(GlobalIndex.KEY) Long index,
             TrackingToken token) {
-        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), event.message(), Map.of(), "turn = ?", event.turn());
+        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), event.message(), Map.of(), "turn", event.turn());
     }
 
     @EventHandler
     void on(TaskCompleted event, @SequenceNumber long sequence, @Timestamp Instant at, @MetaDataValue(GlobalIndex.KEY) Long index,
             TrackingToken token) {
-        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), event.reply(), Map.of(), "text = ?", event.reply().text());
+        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), event.reply(), Map.of(), "text", event.reply().text());
     }
 
     @EventHandler
@@ -137,9 +140,13 @@ public class TaskProjection {
         data.put("code", event.failure().code());
         data.put("message", event.failure().message());
         ChannelLocks.lock(jdbc, event.taskId().value());
-        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), event.reply(), data,
-                "text = COALESCE(?, text), error_code = ?, error_message = ?",
-                event.reply() == null ? null : event.reply().text(), event.failure().code(), event.failure().message());
+        // a failure without a reply keeps the text the task had: not a plain value, so this change does not fold
+        List<ChannelLog.Row> rows = rows(event, event.turn(), event.reply(), data);
+        long globalIndex = ChannelLog.globalIndex(index, token);
+        log.write(event.taskId().value(), globalIndex, at, ChannelLog.Change.update(VIEW, event.taskId().value(), sequence, at,
+                ChannelLog.lastOffset(globalIndex, rows.size()), "text = COALESCE(?, text), error_code = ?, error_message = ?, status = ?",
+                event.reply() == null ? null : event.reply().text(), event.failure().code(), event.failure().message(),
+                event.status().wireName()), rows);
     }
 
     @EventHandler
@@ -147,7 +154,7 @@ public class TaskProjection {
             TrackingToken token) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("reason", event.reason());
-        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), null, data, "error_message = ?", event.reason());
+        change(event, sequence, at, ChannelLog.globalIndex(index, token), event.turn(), null, data, "error_message", event.reason());
     }
 
     @EventHandler
@@ -157,7 +164,7 @@ public class TaskProjection {
         data.put("previous", event.previous().wireName());
         data.put("reason", event.reason());
         ChannelLocks.lock(jdbc, event.taskId().value());
-        change(event, sequence, at, ChannelLog.globalIndex(index, token), null, null, data, "error_message = ?", event.reason());
+        change(event, sequence, at, ChannelLog.globalIndex(index, token), null, null, data, "error_message", event.reason());
     }
 
     @EventHandler
@@ -165,25 +172,26 @@ public class TaskProjection {
             TrackingToken token) {
         ChannelLocks.lock(jdbc, event.taskId().value());
         change(event, sequence, at, ChannelLog.globalIndex(index, token), null, null, Map.of("previous", event.previous().wireName()),
-                "error_message = ?", "The task's deadline passed before it finished");
+                "error_message", "The task's deadline passed before it finished");
     }
 
     /**
-     * Moves the snapshot to the event with {@code assignments} (unless it already saw it: a replay) and logs the
-     * event (its message, then its status). A null turn keeps the task's turn.
+     * Moves the snapshot to the event, {@code column} set to {@code value} and the status to the event's (unless it already saw
+     * it: a replay), and logs the event (its message, then its status). A null turn keeps the task's turn.
      */
     private void change(TaskEvent event, long sequence, Instant at, long globalIndex, Integer turn, TaskMessage message,
-            Map<String, Object> data, String assignments, Object... values) {
-        changeWith(event, sequence, at, globalIndex, rows(event, turn, message, data), assignments, values);
+            Map<String, Object> data, String column, Object value) {
+        changeWith(event, sequence, at, globalIndex, rows(event, turn, message, data), column, value);
     }
 
-    private void changeWith(TaskEvent event, long sequence, Instant at, long globalIndex, List<ChannelLog.Row> rows, String assignments,
-            Object... values) {
-        List<Object> arguments = new ArrayList<>(Arrays.asList(values));
-        arguments.add(event.status().wireName());
+    private void changeWith(TaskEvent event, long sequence, Instant at, long globalIndex, List<ChannelLog.Row> rows, String column,
+            Object value) {
+        Map<String, Object> columns = new LinkedHashMap<>();
+        columns.put(column, value);
+        columns.put("status", event.status().wireName());
         long last = rows.isEmpty() ? 0 : ChannelLog.lastOffset(globalIndex, rows.size());
-        log.write(event.taskId().value(), globalIndex, at, ChannelLog.Change.update("task_view", event.taskId().value(), sequence, at,
-                last, assignments + ", status = ?", arguments.toArray()), rows);
+        log.write(event.taskId().value(), globalIndex, at, ChannelLog.Change.set(VIEW, event.taskId().value(), sequence, at, last, columns),
+                rows);
     }
 
     /** An event's rows: its message, if it carries one, then its status. */
