@@ -55,7 +55,16 @@ public final class HeldStatements {
         }
     }
 
+    /** A held statement: its text and arguments, or a foldable one, whose text is made once it is sent. */
     private record Statement(Object key, String sql, Object[] arguments, Foldable foldable) {
+
+        String text() {
+            return foldable != null ? foldable.sql() : sql;
+        }
+
+        Object[] values() {
+            return foldable != null ? foldable.arguments() : arguments;
+        }
     }
 
     /** A statement that may take in the next statement of its key, so that both are sent as one. */
@@ -86,7 +95,7 @@ public final class HeldStatements {
      * into one when they fold.
      */
     public void run(Object key, Foldable statement, String payload) {
-        hold(key, statement.sql(), statement.arguments(), statement, payload);
+        hold(key, null, null, statement, payload);
     }
 
     private void hold(Object key, String sql, Object[] arguments, Foldable foldable, String payload) {
@@ -94,7 +103,8 @@ public final class HeldStatements {
         Held held = inTransaction ? (Held) TransactionSynchronizationManager.getResource(this) : null;
         // a transaction that began holding goes on holding: a statement run now would overtake the held ones of its key
         if (held == null && (!inTransaction || !batching.holding())) {
-            jdbc.update(sql, arguments);
+            Statement now = new Statement(key, sql, arguments, foldable);
+            jdbc.update(now.text(), now.values());
             jdbc.query("SELECT pg_notify(?, ?)", row -> null, channel, payload);
             return;
         }
@@ -107,7 +117,7 @@ public final class HeldStatements {
         Foldable folded = foldable == null || previous == null || held.statements.get(previous).foldable() == null ? null
                 : held.statements.get(previous).foldable().fold(foldable);
         if (folded != null) {
-            held.statements.set(previous, new Statement(key, folded.sql(), folded.arguments(), folded));
+            held.statements.set(previous, new Statement(key, null, null, folded));
         } else {
             held.lastOfKey.put(key, held.statements.size());
             held.statements.add(new Statement(key, sql, arguments, foldable));
@@ -121,7 +131,7 @@ public final class HeldStatements {
         for (Statement statement : held.statements) {
             int round = given.merge(statement.key(), 1, Integer::sum) - 1;
             rounds.computeIfAbsent(round, any -> new LinkedHashMap<>())
-                    .computeIfAbsent(statement.sql(), any -> new ArrayList<>()).add(statement.arguments());
+                    .computeIfAbsent(statement.text(), any -> new ArrayList<>()).add(statement.values());
         }
         held.statements.clear();
         held.lastOfKey.clear();

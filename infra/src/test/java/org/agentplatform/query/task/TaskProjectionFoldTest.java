@@ -111,9 +111,8 @@ class TaskProjectionFoldTest extends ApiTest {
 
     /** The task's row, without what names the task. */
     private Map<String, Object> view(TaskRef task) {
-        Map<String, Object> row = jdbc().queryForMap("SELECT status, turn, text, error_code, error_message, deadline, last_offset,"
-                + " change_offset, version, created_at, updated_at, origin FROM task_view WHERE id = ?", task.taskId().value());
-        return row;
+        return jdbc().queryForMap("SELECT status, turn, text, error_code, error_message, deadline, last_offset, change_offset, version,"
+                + " created_at, updated_at, origin FROM task_view WHERE id = ?", task.taskId().value());
     }
 
     /** The task's log, without its channel's id. */

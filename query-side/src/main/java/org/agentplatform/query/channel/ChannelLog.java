@@ -54,10 +54,26 @@ public final class ChannelLog {
      * needs the channel's {@code turn} after the change). One made by {@link #insert} or {@link #set} knows its columns, and
      * folds with the change of the channel's next event ({@link #fold}).
      */
-    public record Change(String statement, List<Object> arguments, Shape shape) {
+    public static final class Change {
 
-        public Change {
-            arguments = Collections.unmodifiableList(new ArrayList<>(arguments));
+        private final String statement;
+        private final List<Object> arguments;
+        /** What the change is made of, when it was made by {@link #insert} or {@link #set}; else null. */
+        private final Shape shape;
+
+        private Change(String statement, List<Object> arguments, Shape shape) {
+            this.statement = statement;
+            this.arguments = Collections.unmodifiableList(new ArrayList<>(arguments));
+            this.shape = shape;
+        }
+
+        /** The statement, without a {@code RETURNING} clause. */
+        public String statement() {
+            return statement;
+        }
+
+        public List<Object> arguments() {
+            return arguments;
         }
 
         public static Change of(String statement, Object... arguments) {
@@ -124,8 +140,8 @@ public final class ChannelLog {
      * A change that knows its columns: an insert of the view's row (with {@code updated}, the columns of the updates folded into
      * it), or an update of it.
      */
-    private record Shape(String view, UUID channel, boolean insert, long sequence, Instant createdAt, Instant at, long last, LinkedHashMap<String, Object> columns,
-            Set<String> updated) {
+    private record Shape(String view, UUID channel, boolean insert, long sequence, Instant createdAt, Instant at, long last,
+            LinkedHashMap<String, Object> columns, Set<String> updated) {
 
         Change change() {
             List<Object> arguments = new ArrayList<>();
