@@ -87,11 +87,17 @@ public final class ChannelLog {
          */
         public static Change update(String view, UUID channel, long sequence, Instant at, long last, String assignments,
                 Object... values) {
-            List<Object> arguments = new ArrayList<>(Arrays.asList(values));
+            return update(view, channel, sequence, at, last, assignments, Arrays.asList(values), null);
+        }
+
+        /** As the public {@link #update}, made of {@code shape} (null for a change that does not fold). */
+        private static Change update(String view, UUID channel, long sequence, Instant at, long last, String assignments,
+                List<Object> values, Shape shape) {
+            List<Object> arguments = new ArrayList<>(values);
             arguments.addAll(List.of(last, last, sequence, SqlTime.of(at), channel, sequence));
             return new Change("UPDATE " + view + " SET " + assignments + ", last_offset = GREATEST(last_offset, ?),"
                     + " change_offset = GREATEST(change_offset, ?), version = ?, updated_at = ? WHERE id = ? AND version < ?",
-                    arguments, null);
+                    arguments, shape);
         }
 
         /**
@@ -144,18 +150,11 @@ public final class ChannelLog {
             LinkedHashMap<String, Object> columns, Set<String> updated) {
 
         Change change() {
-            List<Object> arguments = new ArrayList<>();
             if (!insert) {
-                StringBuilder sql = new StringBuilder("UPDATE ").append(view).append(" SET ");
-                columns.forEach((column, value) -> {
-                    sql.append(column).append(" = ?, ");
-                    arguments.add(value);
-                });
-                sql.append("last_offset = GREATEST(last_offset, ?), change_offset = GREATEST(change_offset, ?), version = ?, updated_at = ?"
-                        + " WHERE id = ? AND version < ?");
-                arguments.addAll(List.of(last, last, sequence, SqlTime.of(at), channel, sequence));
-                return new Change(sql.toString(), arguments, this);
+                return Change.update(view, channel, sequence, at, last, String.join(" = ?, ", columns.keySet()) + " = ?",
+                        new ArrayList<>(columns.values()), this);
             }
+            List<Object> arguments = new ArrayList<>();
             StringBuilder sql = new StringBuilder("INSERT INTO ").append(view).append(" (id");
             arguments.add(channel);
             columns.forEach((column, value) -> {
