@@ -166,8 +166,8 @@ public final class Bench {
         report.put("machine", machine());
         report.put("service_java_options", javaOptions);
         report.put("service_java_options_b", optionsB);
-        Comparison comparison = smoke ? new Comparison(8, Duration.ofSeconds(2), 2, 1, 5, 20)
-                : new Comparison(32, Duration.ofSeconds(10), rounds, 8, 100, 300);
+        Comparison comparison = smoke ? new Comparison(8, Duration.ofSeconds(2), 2, 1, 5, 20, 20, Duration.ofSeconds(2))
+                : new Comparison(32, Duration.ofSeconds(10), rounds, 8, 100, 300, 300, Duration.ofSeconds(30));
         comparison.run(jarA, jarB, javaOptions, optionsB, SERVICE_SETTINGS, scratch, out, name, report);
         report.write(out.resolve(name + ".json"));
         System.out.println("bench: report " + out.resolve(name + ".json"));
@@ -243,7 +243,7 @@ public final class Bench {
                 invokes();
             }
             if (runs("sustained")) {
-                sustained();
+                sustained(name);
             }
             if (runs("sse")) {
                 createToFirstFrame("at_rest", 0);
@@ -550,9 +550,10 @@ public final class Bench {
      * The highest open-loop create rate the node carries to completion: rates probed by bisection between half and one and a
      * half times the burst's sustained figure (or 50 to 600 a second without it), each for a window, kept when the backlog
      * grew by no more than two seconds of arrivals; then, at 80 % of the rate found, each task's create -> done as the store
-     * has them (its created and completed instants).
+     * has them (its created and completed instants), and what a task costs when tasks come one by one: JVM and PostgreSQL
+     * CPU per task and, with {@code --statements}, PostgreSQL's statements per task.
      */
-    private void sustained() throws Exception {
+    private void sustained(String name) throws Exception {
         Duration window = smoke ? Duration.ofSeconds(3) : Duration.ofSeconds(60);
         double low = sustainedPerSecond > 0 ? sustainedPerSecond / 2 : 50;
         double high = sustainedPerSecond > 0 ? sustainedPerSecond * 1.5 : 600;
@@ -586,11 +587,28 @@ public final class Bench {
         json.put("rate_per_second", found);
         if (found > 0) {
             String started = databaseNow();
-            Load.openLoop(HOST, service.port(), key, sizes.clients(), 0.8 * found, window, tasksPath(), 202,
+            StatementCounts counts = statements ? new StatementCounts(backlog.connection()) : null;
+            if (counts != null) {
+                counts.reset();
+            }
+            double jvmBefore = service.jvmCpuSeconds();
+            double postgresBefore = service.postgresCpuSeconds();
+            Load.Result load = Load.openLoop(HOST, service.port(), key, sizes.clients(), 0.8 * found, window, tasksPath(), 202,
                     n -> Platform.echoTask("at 80 % " + n));
             awaitDrained();
             Map<String, Double> done = createToDone(started);
             json.put("create_to_done_at_80_percent", done);
+            List<String> slowest = slowestSince(started, 5);
+            json.put("slowest_at_80_percent", slowest);
+            slowest.forEach(line -> System.out.println("bench: sustained: a slowest task at 80 %, stage by stage: " + line));
+            // what a task costs when tasks come one by one (the burst's figures are for tasks that come together)
+            json.put("jvm_cpu_ms_per_task_at_80_percent", (service.jvmCpuSeconds() - jvmBefore) * 1000 / Math.max(1, load.ok()));
+            json.put("postgres_cpu_ms_per_task_at_80_percent", (service.postgresCpuSeconds() - postgresBefore) * 1000 / Math.max(1, load.ok()));
+            if (counts != null) {
+                // PostgreSQL's backends publish their commit counts when idle for a while (at most 10 s later)
+                Thread.sleep(11_000);
+                json.put("statements_at_80_percent", counts.perTask(load.ok(), out.resolve(name + "-sustained-statements.txt")));
+            }
             report.atMost("create -> done at 80 % of the sustained rate: p99", done.get("p99_ms"), "ms", 250.0);
             System.out.printf("bench: sustained %.0f creates/s; create -> done at 80 %%: p50 %.1f ms, p99 %.1f ms%n", found,
                     done.get("p50_ms"), done.get("p99_ms"));
@@ -605,6 +623,28 @@ public final class Bench {
                 + " percentile_cont(0.99) WITHIN GROUP (ORDER BY ms), count(*) FROM (SELECT extract(epoch FROM updated_at - created_at)"
                 + " * 1000 AS ms FROM task_view WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND status = 'completed') d",
                 since, row -> Map.of("p50_ms", row.getDouble(1), "p99_ms", row.getDouble(2), "tasks", (double) row.getLong(3)));
+    }
+
+    /**
+     * The {@code count} bench agent's tasks since {@code since} slowest from created to completed, each stage by stage as the
+     * store has it: created (its first event), handed to the runtime, claimed, begun, its outcome's event, in ms from the one
+     * before.
+     */
+    private List<String> slowestSince(String since, int count) throws Exception {
+        return agentRowsSince("SELECT t.created_at, l.created_at, l.claimed_at, l.began_at, t.updated_at FROM task_view t"
+                + " LEFT JOIN local_turn l ON l.channel_id = t.id WHERE t.created_at >= ?::timestamptz AND t.agent_id = ?::uuid"
+                + " AND t.status = 'completed' ORDER BY t.updated_at - t.created_at DESC LIMIT " + count, since, row -> {
+                    Instant[] marks = {timestamp(row, 1), timestamp(row, 2), timestamp(row, 3), timestamp(row, 4), timestamp(row, 5)};
+                    String[] names = {"handed", "claimed", "begun", "outcome"};
+                    StringBuilder line = new StringBuilder(Duration.between(marks[0], marks[4]).toMillis() + " ms from " + marks[0] + ":");
+                    Instant before = marks[0];
+                    for (int stage = 0; stage < names.length; stage++) {
+                        Instant mark = marks[stage + 1];
+                        line.append(' ').append(names[stage]).append(' ').append(mark == null ? "?" : Duration.between(before, mark).toMillis());
+                        before = mark == null ? before : mark;
+                    }
+                    return line.toString();
+                });
     }
 
     /** What a row reader makes of a row of a query. */

@@ -14,8 +14,10 @@ import java.util.function.ToDoubleFunction;
  * embedded PostgreSQL), warmed up in turns, then loaded in alternating bursts, A B A B ..., so that the box's drift,
  * which moves single runs by a third within minutes, falls on both alike. Each round's burst is the 32-connection
  * create burst carried to completion, then tasks watched from their create to their stream's first {@code task_status}
- * frame under an open-loop background of creates; a round reports creates/s, p50 and p99, completions, JVM and PostgreSQL
- * CPU per task and the first frame's p50 and p99 for each build, and the summary the median of each figure and of the
+ * frame under an open-loop background of creates, then creates at a steady open-loop rate carried to completion (what a
+ * task costs when tasks come one by one, as in the sustained phase, not together as in a burst); a round reports creates/s,
+ * p50 and p99, completions, JVM and PostgreSQL CPU per task and the first frame's p50 and p99 for each build, and at the
+ * steady rate JVM and PostgreSQL CPU per task and create -> done p99; the summary the median of each figure and of the
  * rounds' ratios B/A.
  */
 final class Comparison {
@@ -47,7 +49,8 @@ final class Comparison {
 
     /** What one burst of one build measured. */
     record Round(String build, double createsPerSecond, double p50, double p99, double completedPerSecond, double jvmMsPerTask,
-            double postgresMsPerTask, double firstFrameP50, double firstFrameP99) {
+            double postgresMsPerTask, double firstFrameP50, double firstFrameP99, double steadyJvmMsPerTask,
+            double steadyPostgresMsPerTask, double steadyDoneP99) {
     }
 
     /** A figure of a round, by its name in the summary. */
@@ -57,7 +60,10 @@ final class Comparison {
     private static final List<Figure> FIGURES = List.of(new Figure("creates/s", Round::createsPerSecond), new Figure("p50 ms", Round::p50),
             new Figure("p99 ms", Round::p99), new Figure("completed/s", Round::completedPerSecond),
             new Figure("JVM CPU ms per task", Round::jvmMsPerTask), new Figure("PostgreSQL CPU ms per task", Round::postgresMsPerTask),
-            new Figure("first frame p50 ms", Round::firstFrameP50), new Figure("first frame p99 ms", Round::firstFrameP99));
+            new Figure("first frame p50 ms", Round::firstFrameP50), new Figure("first frame p99 ms", Round::firstFrameP99),
+            new Figure("steady: JVM CPU ms per task", Round::steadyJvmMsPerTask),
+            new Figure("steady: PostgreSQL CPU ms per task", Round::steadyPostgresMsPerTask),
+            new Figure("steady: create -> done p99 ms", Round::steadyDoneP99));
     /** How long a burst's backlog may take to drain. */
     private static final Duration DRAIN_PATIENCE = Duration.ofMinutes(5);
 
@@ -67,15 +73,23 @@ final class Comparison {
     private final int warmupRounds;
     private final int frameSamples;
     private final double frameBackgroundRate;
+    private final double steadyRate;
+    private final Duration steadyWindow;
 
-    /** {@code frameSamples} tasks watched per round, under {@code frameBackgroundRate} creates a second. */
-    Comparison(int clients, Duration burst, int rounds, int warmupRounds, int frameSamples, double frameBackgroundRate) {
+    /**
+     * {@code frameSamples} tasks watched per round, under {@code frameBackgroundRate} creates a second; then
+     * {@code steadyRate} creates a second for {@code steadyWindow}.
+     */
+    Comparison(int clients, Duration burst, int rounds, int warmupRounds, int frameSamples, double frameBackgroundRate, double steadyRate,
+            Duration steadyWindow) {
         this.clients = clients;
         this.burst = burst;
         this.rounds = rounds;
         this.warmupRounds = warmupRounds;
         this.frameSamples = frameSamples;
         this.frameBackgroundRate = frameBackgroundRate;
+        this.steadyRate = steadyRate;
+        this.steadyWindow = steadyWindow;
     }
 
     /** Runs the comparison; its report goes to {@code report}. */
@@ -100,9 +114,11 @@ final class Comparison {
                     Round result = burst(build);
                     measured.add(result);
                     System.out.printf(Locale.ROOT, "bench: round %d %s: %.0f creates/s, p50 %.1f ms, p99 %.1f ms, %.0f completed/s,"
-                                    + " JVM %.2f ms and PostgreSQL %.2f ms CPU per task; first frame p50 %.1f ms, p99 %.1f ms%n", round,
+                                    + " JVM %.2f ms and PostgreSQL %.2f ms CPU per task; first frame p50 %.1f ms, p99 %.1f ms;"
+                                    + " steady: JVM %.2f ms and PostgreSQL %.2f ms CPU per task, create -> done p99 %.0f ms%n", round,
                             build.name(), result.createsPerSecond(), result.p50(), result.p99(), result.completedPerSecond(),
-                            result.jvmMsPerTask(), result.postgresMsPerTask(), result.firstFrameP50(), result.firstFrameP99());
+                            result.jvmMsPerTask(), result.postgresMsPerTask(), result.firstFrameP50(), result.firstFrameP99(),
+                            result.steadyJvmMsPerTask(), result.steadyPostgresMsPerTask(), result.steadyDoneP99());
                 }
             }
             report(measured, jarA, jarB, report);
@@ -124,8 +140,41 @@ final class Comparison {
         Latencies.Summary firstFrame = new FirstFrames(HOST, build.target().key(), build.target().agent())
                 .underBackground(frameSamples, service.port(), frameBackgroundRate).firstFrame().summary();
         build.backlog().awaitDrained(DRAIN_PATIENCE);
+        Steady steady = steady(build);
         return new Round(build.name(), result.perSecond(), result.latency().p50(), result.latency().p99(), result.ok() / seconds,
-                jvmMsPerTask, postgresMsPerTask, firstFrame.p50(), firstFrame.p99());
+                jvmMsPerTask, postgresMsPerTask, firstFrame.p50(), firstFrame.p99(), steady.jvmMsPerTask(), steady.postgresMsPerTask(),
+                steady.doneP99());
+    }
+
+    /** What the steady open loop measured: CPU per task and create -> done p99 (as the store has each task's instants). */
+    private record Steady(double jvmMsPerTask, double postgresMsPerTask, double doneP99) {
+    }
+
+    private Steady steady(Build build) throws Exception {
+        Service service = build.service();
+        String since;
+        try (var statement = build.backlog().connection().createStatement(); var row = statement.executeQuery("SELECT now()::text")) {
+            row.next();
+            since = row.getString(1);
+        }
+        double jvmBefore = service.jvmCpuSeconds();
+        double postgresBefore = service.postgresCpuSeconds();
+        Load.Result result = Load.openLoop(HOST, service.port(), build.target().key(), clients, steadyRate, steadyWindow, build.tasks(), 202,
+                n -> Platform.echoTask("steady " + n));
+        build.backlog().awaitDrained(DRAIN_PATIENCE);
+        double tasks = Math.max(1, result.ok());
+        double jvmMsPerTask = (service.jvmCpuSeconds() - jvmBefore) * 1000 / tasks;
+        double postgresMsPerTask = (service.postgresCpuSeconds() - postgresBefore) * 1000 / tasks;
+        try (var statement = build.backlog().connection().prepareStatement("SELECT percentile_cont(0.99) WITHIN GROUP (ORDER BY"
+                + " extract(epoch FROM updated_at - created_at) * 1000) FROM task_view WHERE created_at >= ?::timestamptz"
+                + " AND agent_id = ?::uuid AND status = 'completed'")) {
+            statement.setString(1, since);
+            statement.setString(2, build.target().agent());
+            try (var row = statement.executeQuery()) {
+                row.next();
+                return new Steady(jvmMsPerTask, postgresMsPerTask, row.getDouble(1));
+            }
+        }
     }
 
     private static void report(List<Round> measured, Path jarA, Path jarB, Report report) {
