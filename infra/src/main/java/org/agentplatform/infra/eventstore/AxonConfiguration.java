@@ -190,7 +190,7 @@ public class AxonConfiguration {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .configureDefaultStreamableMessageSource(config -> {
                     SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, GAPS,
-                            properties.events().pollInterval(), announcer::committed, background);
+                            properties.events().pollInterval(), properties.events().readPacing(), announcer::committed, background);
                     recentEvents.attach(source);
                     Disposable othersCommits = feed.getObject().on(CommitAnnouncer.CHANNEL, CommitAnnouncer.KEY)
                             .filter(change -> announcer.fromOtherNode(change.payload()))

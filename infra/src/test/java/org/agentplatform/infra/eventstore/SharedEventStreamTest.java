@@ -46,6 +46,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 class SharedEventStreamTest {
 
     private static final Duration PATIENCE = Duration.ofSeconds(30);
+    /** The shipped pacing ({@code agent-platform.events.read-pacing}). */
+    private static final Duration PACING = Duration.ofMillis(10);
 
     @Autowired
     EventStorageEngine storage;
@@ -64,7 +66,7 @@ class SharedEventStreamTest {
 
     @BeforeEach
     void aSharedStream() {
-        shared = new SharedEventStream(eventStore, storage, 64, new GapRule(10_000, Duration.ofMinutes(1)), Duration.ofMillis(50), () -> { }, new BackgroundPriority(0));
+        shared = new SharedEventStream(eventStore, storage, 64, new GapRule(10_000, Duration.ofMinutes(1)), Duration.ofMillis(50), PACING, () -> { }, new BackgroundPriority(0));
     }
 
     @AfterEach
@@ -249,6 +251,35 @@ class SharedEventStreamTest {
         assertThat(stopped).as("a closed watch is not told").isNotDone();
         assertThat(shared.held(UUID.randomUUID().toString())).isEmpty();
         live.close();
+    }
+
+    @Test
+    void aBusyReaderReadsTheCommitsOfAPacingIntervalTogetherAndEveryEventStillArrives() throws Exception {
+        // polled every 50 ms, the reader is busy (four reads within eight intervals) from its start: it reads once per 2 s
+        SharedEventStream paced = new SharedEventStream(eventStore, storage, 64, new GapRule(10_000, Duration.ofMinutes(1)),
+                Duration.ofMillis(50), Duration.ofSeconds(2), () -> { }, new BackgroundPriority(0));
+        try {
+            BlockingStream<TrackedEventMessage<?>> live = paced.openStream(paced.createHeadToken());
+            live.hasNextAvailable(100, TimeUnit.MILLISECONDS); // joins the window: the reader starts
+            AtomicInteger woken = new AtomicInteger();
+            live.setOnAvailableCallback(woken::incrementAndGet);
+            String aggregate = UUID.randomUUID().toString();
+            List<String> committed = new ArrayList<>();
+            for (int commit = 0; commit < 40; commit++) {
+                committed.addAll(append(aggregate + "-" + commit, 1));
+                paced.wake();
+            }
+            Reader reader = new Reader(live, aggregate);
+            reader.awaitAll(committed);
+
+            assertThat(reader.identifiers()).containsExactlyElementsOf(committed);
+            reader.assertTokensGrow();
+            assertThat(paced.pacedReads()).as("reads put off").isPositive();
+            assertThat(woken).as("the processor woken once per read that found events, not once per commit").hasValueLessThan(20);
+            live.close();
+        } finally {
+            paced.close();
+        }
     }
 
     private List<String> append(String aggregate, int count) throws Exception {
