@@ -1,5 +1,6 @@
 package org.agentplatform.infra.local;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -32,6 +33,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -236,8 +238,20 @@ final class LocalAgentTurns {
     /** Those turns, most urgent first: the workers take them from here ({@link #beginNext}). */
     private final PriorityBlockingQueue<ClaimedTurn> claimed = new PriorityBlockingQueue<>(16, ClaimedTurn.MOST_URGENT);
     private final AtomicLong claims = new AtomicLong();
-    /** Released when a turn is handed in here or workers took half the claimed ones: the claimer looks again. */
+    /**
+     * Released when a turn is handed in here to wait, or when workers took half the claimed ones while turns may wait: the
+     * claimer looks again.
+     */
     private final Semaphore wake = new Semaphore(0);
+    /**
+     * Whether turns may wait in the table: false once the claimer found none, true again when a turn is handed in here to wait
+     * or a claim took some (more may wait). While it is false a worker taking a turn does not wake the claimer: when every
+     * turn runs at once (nothing waits) a look per turn begun found nothing, a statement per task. Other nodes' turns are
+     * found by the claimer's poll, as when it is idle.
+     */
+    private volatile boolean mayWait = true;
+    /** How many times the claimer was woken to look (not by its poll). */
+    private final LongAdder wokenLooks = new LongAdder();
     private final AtomicBoolean claiming = new AtomicBoolean();
     private final String node = UUID.randomUUID().toString();
     private final Map<UUID, Live> live = new ConcurrentHashMap<>();
@@ -309,6 +323,8 @@ final class LocalAgentTurns {
         // the queue the workers take from: a turn counted here is one a free worker would find
         Gauge.builder("agent.platform.turns.claimed.waiting", claimed, PriorityBlockingQueue::size)
                 .description("Turns this node claimed that wait for one of its turn workers").register(meters);
+        FunctionCounter.builder("agent.platform.turns.claimer.woken", wokenLooks, LongAdder::sum)
+                .description("Times this node's claimer was woken to look for waiting turns (not by its poll)").register(meters);
     }
 
     /**
@@ -361,6 +377,7 @@ final class LocalAgentTurns {
             }
         }
         if (waiting) {
+            mayWait = true;
             wake.release();
         }
     }
@@ -391,7 +408,9 @@ final class LocalAgentTurns {
                 looked = claimed == LOOK_AGAIN ? looked + 1 : 0;
                 if (claimed == 0 || claimed >= room || looked > MAX_LOOKS) {
                     looked = 0;
-                    wake.tryAcquire(CLAIM_POLL_MS, TimeUnit.MILLISECONDS);
+                    if (wake.tryAcquire(CLAIM_POLL_MS, TimeUnit.MILLISECONDS)) {
+                        wokenLooks.increment();
+                    }
                     wake.drainPermits();
                 }
             } catch (InterruptedException stopping) {
@@ -417,6 +436,8 @@ final class LocalAgentTurns {
         // prepared (JdbcTemplate runs a statement without arguments as a plain one, planned again at every call)
         List<Map<String, Object>> picked = jdbc.query(connection -> connection.prepareStatement(PICK), new ColumnMapRowMapper());
         if (picked.isEmpty()) {
+            // a turn handed in to wait after this look set it again, and its wake has the claimer look once more
+            mayWait = false;
             return 0;
         }
         UUID owner = (UUID) picked.getFirst().get("owner_id");
@@ -426,6 +447,9 @@ final class LocalAgentTurns {
             return jdbc.query(CLAIM, (row, index) -> new Claimed(turnOf(row), placementOf(row)), owner, priority, owner, priority, max, max,
                     node, clockOffsetMicros(), now());
         });
+        if (!taken.isEmpty()) {
+            mayWait = true;
+        }
         taken.forEach(next -> run(next.turn(), next.placement()));
         // a share picked, none taken: another node's claims made another share the one to serve, or its flag was stale
         return taken.isEmpty() ? LOOK_AGAIN : taken.size();
@@ -584,7 +608,7 @@ final class LocalAgentTurns {
             return;
         }
         // the claimer looks again once half the room is free: claims of several turns, not one per turn begun
-        if (queued.decrementAndGet() <= maxQueued / 2) {
+        if (queued.decrementAndGet() <= maxQueued / 2 && mayWait) {
             wake.release();
         }
         if (next.running().over) {
