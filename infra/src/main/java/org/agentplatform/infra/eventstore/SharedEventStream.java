@@ -61,12 +61,12 @@ import org.slf4j.LoggerFactory;
  * Besides the processors, a caller may {@linkplain #watch watch} for an aggregate's events: those the window holds, at
  * once or as soon as the reader reads one (a stream opened on a task created a moment ago starts from them).
  * <p>
- * A busy reader is paced: once its last {@value #BUSY_READS} reads came within twice {@value #BUSY_READS} pacing
- * intervals (on average more than one read every two intervals), it reads at most once per interval, taking every commit of the interval in
- * one read. Each read wakes each processor at most once, so its batch (one transaction, one token update, and a hand-off,
- * a notification or a lookup for the batch) carries the commits of an interval rather than one or two: one by one, tasks
- * arriving at a few hundred a second cost half as many statements again as the same tasks arriving together. A node at
- * rest reads at once; a busy one hands each event on at most an interval later.
+ * A busy reader is paced: while its last {@value #BUSY_COMMITS} wakes (commits) came within two pacing intervals, it
+ * reads at most once per interval, taking every commit of the interval in one read. Each read wakes each processor at most
+ * once, so its batch (one transaction, one token update, and a hand-off, a notification or a lookup for the batch) carries
+ * the commits of an interval rather than one or two: one by one, tasks arriving at a few hundred a second cost half as
+ * many statements again as the same tasks arriving together. A node at rest, or one caller's requests one after the
+ * other, is read at once; a busy node hands each event on at most an interval later.
  */
 @FrameworkReplacement("Axon: the event store as each streaming processor's own StreamableMessageSource")
 final class SharedEventStream implements StreamableMessageSource<TrackedEventMessage<?>>, AutoCloseable {
@@ -74,8 +74,8 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private static final Logger log = LoggerFactory.getLogger(SharedEventStream.class);
     /** How long a stream passes over events its processor has no handler for before it hands one out anyway. */
     static final Duration PASSED_OVER_HAND_OUT = Duration.ofSeconds(1);
-    /** How many of the latest reads tell whether the reader is busy (and so paced). */
-    static final int BUSY_READS = 4;
+    /** How many of the latest wakes tell whether the reader is busy (and so paced). */
+    static final int BUSY_COMMITS = 6;
 
     private final EventStore eventStore;
     private final EventStorageEngine storage;
@@ -83,9 +83,11 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
     private final GapRule gaps;
     private final Duration otherNodesTick;
     private final long pacingNanos;
-    /** When ({@link System#nanoTime}) the latest {@value #BUSY_READS} reads began, the oldest overwritten; the reader's own. */
-    private final long[] readStarts = new long[BUSY_READS];
-    private long readsBegun;
+    /** When ({@link System#nanoTime}) the latest {@value #BUSY_COMMITS} wakes came, the oldest overwritten; under {@link #lock}. */
+    private final long[] wakes = new long[BUSY_COMMITS];
+    private long woken;
+    /** When the reader's last read began; the reader's own. */
+    private long lastRead;
     /** How many reads the reader put off to pace itself. */
     private final LongAdder pacedReads = new LongAdder();
     private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
@@ -145,6 +147,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         this.gaps = gaps;
         this.otherNodesTick = otherNodesTick;
         this.pacingNanos = pacing.toNanos();
+        this.lastRead = System.nanoTime() - pacingNanos;
         this.ring = new AtomicReferenceArray<>(capacity);
         Runnable committed = () -> {
             wake();
@@ -175,6 +178,7 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
         dirty = true;
         lock.lock();
         try {
+            wakes[(int) (woken++ % BUSY_COMMITS)] = System.nanoTime();
             work.signalAll();
         } finally {
             lock.unlock();
@@ -227,18 +231,23 @@ final class SharedEventStream implements StreamableMessageSource<TrackedEventMes
      */
     private void pace() throws InterruptedException {
         long now = System.nanoTime();
-        if (pacingNanos > 0 && readsBegun >= BUSY_READS) {
-            long oldest = readStarts[(int) (readsBegun % BUSY_READS)];
-            long last = readStarts[(int) ((readsBegun - 1) % BUSY_READS)];
-            long wait = last + pacingNanos - now;
-            if (now - oldest < 2L * BUSY_READS * pacingNanos && wait > 0) {
-                pacedReads.increment();
-                TimeUnit.NANOSECONDS.sleep(wait);
-                now = System.nanoTime();
-            }
+        long wait = lastRead + pacingNanos - now;
+        if (pacingNanos > 0 && wait > 0 && busy(now)) {
+            pacedReads.increment();
+            TimeUnit.NANOSECONDS.sleep(wait);
+            now = System.nanoTime();
         }
-        readStarts[(int) (readsBegun % BUSY_READS)] = now;
-        readsBegun++;
+        lastRead = now;
+    }
+
+    /** Whether the latest {@value #BUSY_COMMITS} wakes came within two pacing intervals of {@code now}. */
+    private boolean busy(long now) {
+        lock.lock();
+        try {
+            return woken >= BUSY_COMMITS && now - wakes[(int) (woken % BUSY_COMMITS)] < 2 * pacingNanos;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

@@ -255,7 +255,7 @@ class SharedEventStreamTest {
 
     @Test
     void aBusyReaderReadsTheCommitsOfAPacingIntervalTogetherAndEveryEventStillArrives() throws Exception {
-        // polled every 50 ms, the reader is busy (four reads within eight intervals) from its start: it reads once per 2 s
+        // forty commits, each waking the reader: busy (six wakes within two intervals) from the sixth on, it reads once per 2 s
         SharedEventStream paced = new SharedEventStream(eventStore, storage, 64, new GapRule(10_000, Duration.ofMinutes(1)),
                 Duration.ofMillis(50), Duration.ofSeconds(2), () -> { }, new BackgroundPriority(0));
         try {
