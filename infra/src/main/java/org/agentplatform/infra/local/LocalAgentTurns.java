@@ -243,13 +243,13 @@ final class LocalAgentTurns {
      * claimer looks again.
      */
     private final Semaphore wake = new Semaphore(0);
+    /** How many hand-ins here left turns waiting, counted once each committed. */
+    private final AtomicLong waitingHandIns = new AtomicLong();
     /**
-     * Whether turns may wait in the table: false once the claimer found none, true again when a turn is handed in here to wait
-     * or a claim took some (more may wait). While it is false a worker taking a turn does not wake the claimer: when every
-     * turn runs at once (nothing waits) a look per turn begun found nothing, a statement per task. Other nodes' turns are
-     * found by the claimer's poll, as when it is idle.
+     * That count as it was before the claimer's last look that found nothing waiting, or -1 when turns may wait (none such
+     * look since a claim took some): see {@link #mayWait}. The claimer's own.
      */
-    private volatile boolean mayWait = true;
+    private volatile long nothingWaitedAsOf = -1;
     /** How many times the claimer was woken to look (not by its poll). */
     private final LongAdder wokenLooks = new LongAdder();
     private final AtomicBoolean claiming = new AtomicBoolean();
@@ -377,7 +377,7 @@ final class LocalAgentTurns {
             }
         }
         if (waiting) {
-            mayWait = true;
+            waitingHandIns.incrementAndGet();
             wake.release();
         }
     }
@@ -434,10 +434,10 @@ final class LocalAgentTurns {
             renewNode();
         }
         // prepared (JdbcTemplate runs a statement without arguments as a plain one, planned again at every call)
+        long handIns = waitingHandIns.get();
         List<Map<String, Object>> picked = jdbc.query(connection -> connection.prepareStatement(PICK), new ColumnMapRowMapper());
         if (picked.isEmpty()) {
-            // a turn handed in to wait after this look set it again, and its wake has the claimer look once more
-            mayWait = false;
+            nothingWaitedAsOf = handIns;
             return 0;
         }
         UUID owner = (UUID) picked.getFirst().get("owner_id");
@@ -448,7 +448,7 @@ final class LocalAgentTurns {
                     node, clockOffsetMicros(), now());
         });
         if (!taken.isEmpty()) {
-            mayWait = true;
+            nothingWaitedAsOf = -1;
         }
         taken.forEach(next -> run(next.turn(), next.placement()));
         // a share picked, none taken: another node's claims made another share the one to serve, or its flag was stale
@@ -608,7 +608,7 @@ final class LocalAgentTurns {
             return;
         }
         // the claimer looks again once half the room is free: claims of several turns, not one per turn begun
-        if (queued.decrementAndGet() <= maxQueued / 2 && mayWait) {
+        if (queued.decrementAndGet() <= maxQueued / 2 && mayWait()) {
             wake.release();
         }
         if (next.running().over) {
@@ -618,6 +618,17 @@ final class LocalAgentTurns {
         AgentTurn turn = next.running().turn;
         guarded(next.running(), () -> begin(next.running(), next.placement() != null ? next.placement()
                 : jdbc.queryForMap("SELECT" + PLACEMENT, turn.instanceId().value(), turn.agentId().value()))).run();
+    }
+
+    /**
+     * Whether turns may wait in the table for this node's claimer: not when its last look found none and no turn was handed in
+     * here to wait since that look began (a hand-in counts once committed, so one the look could not see counts after the
+     * look's start). While none may wait a worker taking a turn does not wake the claimer: when every turn runs at once, a
+     * look per turn begun found nothing, a statement per task. Other nodes' turns are found by the claimer's poll, as when it
+     * is idle.
+     */
+    private boolean mayWait() {
+        return waitingHandIns.get() != nothingWaitedAsOf;
     }
 
     /** The action, or (when it throws) the turn failed as {@code internal_error}; a worker thread never dies of a turn. */
