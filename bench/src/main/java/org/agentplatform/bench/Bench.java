@@ -596,14 +596,15 @@ public final class Bench {
             Load.Result load = Load.openLoop(HOST, service.port(), key, sizes.clients(), 0.8 * found, window, tasksPath(), 202,
                     n -> Platform.echoTask("at 80 % " + n));
             awaitDrained();
+            // what a task costs when tasks come one by one (the burst's figures are for tasks that come together), taken
+            // before the bench's own queries below
+            json.put("jvm_cpu_ms_per_task_at_80_percent", (service.jvmCpuSeconds() - jvmBefore) * 1000 / Math.max(1, load.ok()));
+            json.put("postgres_cpu_ms_per_task_at_80_percent", (service.postgresCpuSeconds() - postgresBefore) * 1000 / Math.max(1, load.ok()));
             Map<String, Double> done = createToDone(started);
             json.put("create_to_done_at_80_percent", done);
             List<String> slowest = slowestSince(started, 5);
             json.put("slowest_at_80_percent", slowest);
             slowest.forEach(line -> System.out.println("bench: sustained: a slowest task at 80 %, stage by stage: " + line));
-            // what a task costs when tasks come one by one (the burst's figures are for tasks that come together)
-            json.put("jvm_cpu_ms_per_task_at_80_percent", (service.jvmCpuSeconds() - jvmBefore) * 1000 / Math.max(1, load.ok()));
-            json.put("postgres_cpu_ms_per_task_at_80_percent", (service.postgresCpuSeconds() - postgresBefore) * 1000 / Math.max(1, load.ok()));
             if (counts != null) {
                 // PostgreSQL's backends publish their commit counts when idle for a while (at most 10 s later)
                 Thread.sleep(11_000);
