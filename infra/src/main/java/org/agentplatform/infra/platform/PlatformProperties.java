@@ -351,8 +351,9 @@ public record PlatformProperties(
     /**
      * @param pollInterval how often a node reads the event store when nothing woke it: its own commits and the other nodes'
      *                     (announced by a notification) wake it at once; this catches a notification lost in a reconnect
-     * @param readPacing   the shortest time between two reads of the event store while commits come faster than one every
-     *                     two such times: their events go to each processor as one batch; zero reads at every commit
+     * @param readPacing   the shortest time between two reads of the event store while the node is busy (its last six
+     *                     commits within two such times): their events go to each processor as one batch; zero reads at
+     *                     every commit
      */
     public record Events(@DefaultValue("2s") Duration pollInterval, @DefaultValue("10ms") Duration readPacing) {
 
