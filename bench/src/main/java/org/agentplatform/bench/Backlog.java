@@ -8,10 +8,12 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 /**
- * A service's unfinished tasks, counted on the bench's own connection to its database (opened on first use, once):
- * tasks of the read model still queued or running, through its partial indexes on those statuses, so the count costs
+ * A service's tasks as the bench reads them on its own connection to its database (opened on first use, once): the
+ * database's clock, create -> done of the tasks since an instant, and the unfinished tasks: those of the read model still
+ * queued or running, counted through its partial indexes on those statuses, so the count costs
  * the same after a warm-up of a hundred thousand tasks as before it (a count of every task did not, and its
  * PostgreSQL CPU went into the figure per task).
  */
@@ -61,6 +63,28 @@ final class Backlog implements AutoCloseable {
             System.out.println("bench: " + unfinished + " tasks still unfinished after " + patience);
         }
         return unfinished;
+    }
+
+    /** The database's clock now, as text to compare the store's instants with. */
+    String now() throws SQLException, IOException {
+        try (Statement statement = connection().createStatement(); ResultSet now = statement.executeQuery("SELECT now()::text")) {
+            now.next();
+            return now.getString(1);
+        }
+    }
+
+    /** Agent {@code agent}'s tasks created since {@code since} ({@link #now}): from their created to their completed instant, p50 and p99. */
+    Map<String, Double> createToDone(String since, String agent) throws SQLException, IOException {
+        try (var statement = connection().prepareStatement("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),"
+                + " percentile_cont(0.99) WITHIN GROUP (ORDER BY ms), count(*) FROM (SELECT extract(epoch FROM updated_at - created_at)"
+                + " * 1000 AS ms FROM task_view WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND status = 'completed') d")) {
+            statement.setString(1, since);
+            statement.setString(2, agent);
+            try (ResultSet row = statement.executeQuery()) {
+                row.next();
+                return Map.of("p50_ms", row.getDouble(1), "p99_ms", row.getDouble(2), "tasks", (double) row.getLong(3));
+            }
+        }
     }
 
     @Override

@@ -586,7 +586,7 @@ public final class Bench {
         json.put("probes", probes);
         json.put("rate_per_second", found);
         if (found > 0) {
-            String started = databaseNow();
+            String started = backlog.now();
             StatementCounts counts = statements ? new StatementCounts(backlog.connection()) : null;
             if (counts != null) {
                 counts.reset();
@@ -600,7 +600,7 @@ public final class Bench {
             // before the bench's own queries below
             json.put("jvm_cpu_ms_per_task_at_80_percent", (service.jvmCpuSeconds() - jvmBefore) * 1000 / Math.max(1, load.ok()));
             json.put("postgres_cpu_ms_per_task_at_80_percent", (service.postgresCpuSeconds() - postgresBefore) * 1000 / Math.max(1, load.ok()));
-            Map<String, Double> done = createToDone(started);
+            Map<String, Double> done = backlog.createToDone(started, agent);
             json.put("create_to_done_at_80_percent", done);
             List<String> slowest = slowestSince(started, 5);
             json.put("slowest_at_80_percent", slowest);
@@ -618,14 +618,6 @@ public final class Bench {
         report.atLeast("sustained creates/s (backlog flat for the window)", found, "/s", null, true);
     }
 
-    /** The bench agent's tasks created since {@code since}: from their created to their completed instant, p50 and p99. */
-    private Map<String, Double> createToDone(String since) throws Exception {
-        return agentRowSince("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY ms),"
-                + " percentile_cont(0.99) WITHIN GROUP (ORDER BY ms), count(*) FROM (SELECT extract(epoch FROM updated_at - created_at)"
-                + " * 1000 AS ms FROM task_view WHERE created_at >= ?::timestamptz AND agent_id = ?::uuid AND status = 'completed') d",
-                since, row -> Map.of("p50_ms", row.getDouble(1), "p99_ms", row.getDouble(2), "tasks", (double) row.getLong(3)));
-    }
-
     /**
      * The {@code count} bench agent's tasks since {@code since} slowest from created to completed, each stage by stage as the
      * store has it: created (its first event), handed to the runtime, claimed, begun, its outcome's event, in ms from the one
@@ -635,16 +627,11 @@ public final class Bench {
         return agentRowsSince("SELECT t.created_at, l.created_at, l.claimed_at, l.began_at, t.updated_at FROM task_view t"
                 + " LEFT JOIN local_turn l ON l.channel_id = t.id WHERE t.created_at >= ?::timestamptz AND t.agent_id = ?::uuid"
                 + " AND t.status = 'completed' ORDER BY t.updated_at - t.created_at DESC LIMIT " + count, since, row -> {
-                    Instant[] marks = {timestamp(row, 1), timestamp(row, 2), timestamp(row, 3), timestamp(row, 4), timestamp(row, 5)};
-                    String[] names = {"handed", "claimed", "begun", "outcome"};
-                    StringBuilder line = new StringBuilder(Duration.between(marks[0], marks[4]).toMillis() + " ms from " + marks[0] + ":");
-                    Instant before = marks[0];
-                    for (int stage = 0; stage < names.length; stage++) {
-                        Instant mark = marks[stage + 1];
-                        line.append(' ').append(names[stage]).append(' ').append(mark == null ? "?" : Duration.between(before, mark).toMillis());
-                        before = mark == null ? before : mark;
-                    }
-                    return line.toString();
+                    Instant created = timestamp(row, 1);
+                    Instant outcome = timestamp(row, 5);
+                    return stages(Duration.between(created, outcome).toMillis() + " ms from " + created + ":",
+                            new Instant[] {created, timestamp(row, 2), timestamp(row, 3), timestamp(row, 4), outcome},
+                            new String[] {"handed", "claimed", "begun", "outcome"});
                 });
     }
 
@@ -698,12 +685,12 @@ public final class Bench {
         Platform.Target neighbour = Platform.target(HOST, service, Platform.secondOwnerKey(HOST, service, serviceJar, "neighbour"));
         double floodRate = 2 * (sustainedPerSecond > 0 ? sustainedPerSecond : 250);
         rehearse(neighbour, floodRate);
-        String restStarted = databaseNow();
+        String restStarted = backlog.now();
         // as long at rest as during the flood: each p99 is then taken over as many samples (of 20 against 60, the slowest
         // of the 60 would be compared with the slowest of 20, a larger tail with no flood at all)
         Steady atRest = steady(neighbour, window);
         AtomicReference<Load.Result> flood = new AtomicReference<>();
-        String floodStarted = databaseNow();
+        String floodStarted = backlog.now();
         Map<String, long[]> floodCreates = new ConcurrentHashMap<>();
         Thread flooding = Thread.ofPlatform().start(() -> {
             try {
@@ -901,20 +888,27 @@ public final class Bench {
                     row.next();
                     Instant[] marks = {sample.sent(), instant(row.getString(1)), timestamp(row, 3), timestamp(row, 4), timestamp(row, 5),
                         instant(row.getString(2)), sample.answered()};
-                    String[] names = {"created", "handed", "claimed", "begun", "outcome", "answered"};
-                    StringBuilder line = new StringBuilder(sample.millis() + " ms from " + sample.sent() + ":");
-                    Instant before = marks[0];
-                    for (int stage = 0; stage < names.length; stage++) {
-                        Instant mark = marks[stage + 1];
-                        line.append(' ').append(names[stage]).append(' ')
-                                .append(mark == null || before == null ? "?" : Duration.between(before, mark).toMillis());
-                        before = mark == null ? before : mark;
-                    }
-                    lines.add(line.toString());
+                    lines.add(stages(sample.millis() + " ms from " + sample.sent() + ":", marks,
+                            new String[] {"created", "handed", "claimed", "begun", "outcome", "answered"}));
                 }
             }
         }
         return lines;
+    }
+
+    /**
+     * {@code head}, then each stage {@code names[i]} with the ms from mark {@code i} to mark {@code i + 1} ("?" for a mark
+     * not recorded; the next stage counts from the last mark recorded).
+     */
+    private static String stages(String head, Instant[] marks, String[] names) {
+        StringBuilder line = new StringBuilder(head);
+        Instant before = marks[0];
+        for (int stage = 0; stage < names.length; stage++) {
+            Instant mark = marks[stage + 1];
+            line.append(' ').append(names[stage]).append(' ').append(mark == null || before == null ? "?" : Duration.between(before, mark).toMillis());
+            before = mark == null ? before : mark;
+        }
+        return line.toString();
     }
 
     /** How many of {@code samples} took longer than {@code millis}. */
@@ -966,13 +960,6 @@ public final class Bench {
     }
 
     /** The database's now, as text: where a phase's tasks begin. */
-    private String databaseNow() throws Exception {
-        try (var statement = backlog.connection().createStatement(); var now = statement.executeQuery("SELECT now()::text")) {
-            now.next();
-            return now.getString(1);
-        }
-    }
-
     /**
      * The bench agent's task turns started since the first parameter (the agent the second) that were claimed for a worker
      * before the turn started just before them (turns claimed together count as in order), each beside that turn: its start

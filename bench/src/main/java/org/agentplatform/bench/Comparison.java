@@ -152,11 +152,7 @@ final class Comparison {
 
     private Steady steady(Build build) throws Exception {
         Service service = build.service();
-        String since;
-        try (var statement = build.backlog().connection().createStatement(); var row = statement.executeQuery("SELECT now()::text")) {
-            row.next();
-            since = row.getString(1);
-        }
+        String since = build.backlog().now();
         double jvmBefore = service.jvmCpuSeconds();
         double postgresBefore = service.postgresCpuSeconds();
         Load.Result result = Load.openLoop(HOST, service.port(), build.target().key(), clients, steadyRate, steadyWindow, build.tasks(), 202,
@@ -165,16 +161,7 @@ final class Comparison {
         double tasks = Math.max(1, result.ok());
         double jvmMsPerTask = (service.jvmCpuSeconds() - jvmBefore) * 1000 / tasks;
         double postgresMsPerTask = (service.postgresCpuSeconds() - postgresBefore) * 1000 / tasks;
-        try (var statement = build.backlog().connection().prepareStatement("SELECT percentile_cont(0.99) WITHIN GROUP (ORDER BY"
-                + " extract(epoch FROM updated_at - created_at) * 1000) FROM task_view WHERE created_at >= ?::timestamptz"
-                + " AND agent_id = ?::uuid AND status = 'completed'")) {
-            statement.setString(1, since);
-            statement.setString(2, build.target().agent());
-            try (var row = statement.executeQuery()) {
-                row.next();
-                return new Steady(jvmMsPerTask, postgresMsPerTask, row.getDouble(1));
-            }
-        }
+        return new Steady(jvmMsPerTask, postgresMsPerTask, build.backlog().createToDone(since, build.target().agent()).get("p99_ms"));
     }
 
     private static void report(List<Round> measured, Path jarA, Path jarB, Report report) {
