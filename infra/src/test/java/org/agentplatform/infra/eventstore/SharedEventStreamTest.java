@@ -261,9 +261,14 @@ class SharedEventStreamTest {
         try {
             BlockingStream<TrackedEventMessage<?>> live = paced.openStream(paced.createHeadToken());
             live.hasNextAvailable(100, TimeUnit.MILLISECONDS); // joins the window: the reader starts
+            String aggregate = UUID.randomUUID().toString();
+            // the reader has read once (just now) before the forty: a reader that started late read them all in one read,
+            // unpaced, and no read was put off
+            List<String> first = append(aggregate + "-first", 1);
+            paced.wake();
+            new Reader(live, aggregate).awaitAll(first);
             AtomicInteger woken = new AtomicInteger();
             live.setOnAvailableCallback(woken::incrementAndGet);
-            String aggregate = UUID.randomUUID().toString();
             List<String> committed = new ArrayList<>();
             for (int commit = 0; commit < 40; commit++) {
                 committed.addAll(append(aggregate + "-" + commit, 1));
