@@ -1,5 +1,7 @@
 package org.agentplatform.infra.eventstore;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Executors;
@@ -186,12 +188,15 @@ public class AxonConfiguration {
     @Bean
     ConfigurerModule pooledProcessorsSequencedPerAggregate(ObjectProvider<EventStorageEngine> storageEngine,
             ProcessorFailures failures, CommitAnnouncer announcer, ObjectProvider<ChangeFeed> feed, JdbcTemplate jdbc,
-            PlatformProperties properties, BackgroundPriority background, WindowRecentEvents recentEvents) {
+            PlatformProperties properties, BackgroundPriority background, WindowRecentEvents recentEvents, MeterRegistry meters) {
         return configurer -> configurer.eventProcessing(processing -> processing
                 .configureDefaultStreamableMessageSource(config -> {
                     SharedEventStream source = new SharedEventStream(config.eventStore(), storageEngine.getObject(), SHARED_WINDOW, GAPS,
                             properties.events().pollInterval(), properties.events().readPacing(), announcer::committed, background);
                     recentEvents.attach(source);
+                    FunctionCounter.builder("agent.platform.events.reads.paced", source, SharedEventStream::pacedReads)
+                            .description("Reads of the event store this node's reader put off to batch a busy moment's commits")
+                            .register(meters);
                     Disposable othersCommits = feed.getObject().on(CommitAnnouncer.CHANNEL, CommitAnnouncer.KEY)
                             .filter(change -> announcer.fromOtherNode(change.payload()))
                             .subscribe(change -> source.wake(), failure -> LoggerFactory.getLogger(CommitAnnouncer.class).atWarn()

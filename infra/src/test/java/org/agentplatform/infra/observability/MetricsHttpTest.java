@@ -56,6 +56,7 @@ class MetricsHttpTest extends ApiTest {
                 .isGreaterThan(value(before, "agent_platform_commands_seconds_count", "command=\"CreateTask\",outcome=\"success\""));
         assertThat(value(after, "agent_platform_processor_lag_events", "processor=\"task-projection\"")).isGreaterThanOrEqualTo(0);
         assertThat(value(after, "agent_platform_dead_letters", "processor=\"task-projection\"")).isZero();
+        assertThat(after).as("the reads the event store's reader put off").containsPattern("(?m)^agent_platform_events_reads_paced_total \\S+$");
         assertThat(after).as("no ceiling on task creates: the test contexts never count their node saturated")
                 .containsPattern("(?m)^agent_platform_tasks_admission_ceiling \\+Inf$");
         PlatformClient.await(this::prometheus, text -> value(text, "agent_platform_sse_streams", "stream=\"task\"") == 0,
