@@ -3,6 +3,7 @@ package org.agentplatform.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
@@ -691,6 +692,7 @@ public final class Bench {
         Steady atRest = steady(neighbour, window);
         AtomicReference<Load.Result> flood = new AtomicReference<>();
         String floodStarted = backlog.now();
+        String metricsBefore = metrics();
         Map<String, long[]> floodCreates = new ConcurrentHashMap<>();
         Thread flooding = Thread.ofPlatform().start(() -> {
             try {
@@ -708,6 +710,7 @@ public final class Bench {
         sampling.interrupt();
         sampling.join();
         long backlogAtStop = unfinishedTasks();
+        Map<String, Object> metricsMoved = movedMetrics(metricsBefore, metrics());
         awaitDrained();
         List<Inversion> inverted = startInversions(floodStarted, floodCreates);
         long inversions = claimedBeforeCreatedBefore(floodStarted, floodCreates);
@@ -747,6 +750,7 @@ public final class Bench {
         // p99 tells one stall from a tail
         json.put("b_invokes_over_twice_rest_p99", slowerThan(during.invokeSamples(), 2 * atRest.invokes().summary().p99()));
         json.put("b_creates_over_twice_rest_p99", slowerThan(during.doneSamples(), 2 * atRest.done().summary().p99()));
+        json.put("metrics_moved_during_flood", metricsMoved);
         report.put("neighbours", json);
         report.atMost("neighbour's invoke p99 during a flood / at rest", invokeRatio, "x", 2.0);
         report.atMost("neighbour's create -> done p99 during a flood / at rest", doneRatio, "x", 2.0);
@@ -758,14 +762,19 @@ public final class Bench {
                 atRest.invokes().summary(), floodRate, during.invokes().summary(), atRest.done().summary(), during.done().summary(),
                 flood.get().ok(), flood.get().failed(), backlogAtStop, inversions, overlapping, early[1], early[0]);
         System.out.println("bench: neighbours: each processor's peak lag during the flood (events): " + peakLags);
+        metricsMoved.forEach((series, moved) -> {
+            if (series.startsWith("agent_platform_events_reads")) {
+                System.out.println("bench: neighbours: during the flood " + series + " " + moved);
+            }
+        });
         System.out.printf("bench: neighbours: of B's %d invokes and %d creates during the flood, %d and %d took over twice the p99 at rest%n",
                 during.invokeSamples().size(), during.doneSamples().size(), json.get("b_invokes_over_twice_rest_p99"),
                 json.get("b_creates_over_twice_rest_p99"));
         Map<String, Object> slowest = new LinkedHashMap<>();
-        slowest.put("invoke_at_rest", slowestStages(atRest.invokeSamples(), 3));
-        slowest.put("invoke_during_flood", slowestStages(during.invokeSamples(), 3));
-        slowest.put("create_to_done_at_rest", slowestStages(atRest.doneSamples(), 3));
-        slowest.put("create_to_done_during_flood", slowestStages(during.doneSamples(), 3));
+        slowest.put("invoke_at_rest", slowestStages(backlog.connection(), atRest.invokeSamples(), 3));
+        slowest.put("invoke_during_flood", slowestStages(backlog.connection(), during.invokeSamples(), 3));
+        slowest.put("create_to_done_at_rest", slowestStages(backlog.connection(), atRest.doneSamples(), 3));
+        slowest.put("create_to_done_during_flood", slowestStages(backlog.connection(), during.doneSamples(), 3));
         json.put("b_slowest_stages_ms", slowest);
         slowest.forEach((which, lines) -> System.out.println("bench: neighbours: B's slowest " + which + ", stage by stage: " + lines));
         System.out.println("bench: neighbours: B's turns during the flood, stage by stage (ms): " + stages + (sharing
@@ -861,7 +870,7 @@ public final class Bench {
     }
 
     /** One of B's requests: its task, and when (the wall clock, which PostgreSQL on this box shares) it was sent and answered. */
-    private record Sample(String task, Instant sent, Instant answered) {
+    record Sample(String task, Instant sent, Instant answered) {
 
         long millis() {
             return Duration.between(sent, answered).toMillis();
@@ -873,13 +882,13 @@ public final class Bench {
      * command), recorded for the runtime (commit, the dispatcher), claimed, begun, the outcome's event stamped, answered
      * (commit, the projection, the wait's wake-up, HTTP), each in ms from the one before.
      */
-    private List<String> slowestStages(List<Sample> samples, int count) throws Exception {
+    static List<String> slowestStages(Connection connection, List<Sample> samples, int count) throws SQLException {
         List<String> lines = new ArrayList<>();
         List<Sample> slowest = samples.stream().sorted(Comparator.comparingLong(Sample::millis).reversed()).limit(count).toList();
         String sql = "SELECT (SELECT time_stamp FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number LIMIT 1),"
                 + " (SELECT time_stamp FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number DESC LIMIT 1),"
                 + " l.created_at, l.claimed_at, l.began_at FROM (SELECT 1) one LEFT JOIN local_turn l ON l.channel_id = ?::uuid";
-        try (var statement = backlog.connection().prepareStatement(sql)) {
+        try (var statement = connection.prepareStatement(sql)) {
             for (Sample sample : slowest) {
                 statement.setString(1, sample.task());
                 statement.setString(2, sample.task());

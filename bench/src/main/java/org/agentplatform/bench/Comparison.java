@@ -2,11 +2,16 @@ package org.agentplatform.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -17,7 +22,8 @@ import java.util.function.ToDoubleFunction;
  * frame under an open-loop background of creates, then creates at a steady open-loop rate carried to completion (what a
  * task costs when tasks come one by one, as in the sustained phase, not together as in a burst); a round reports creates/s,
  * p50 and p99, completions, JVM and PostgreSQL CPU per task and the first frame's p50 and p99 for each build, and at the
- * steady rate JVM and PostgreSQL CPU per task and create -> done p99; the summary the median of each figure and of the
+ * steady rate JVM and PostgreSQL CPU per task, create -> done p99, and the p50 and p99 of synchronous invokes sent one after
+ * the other beside it (interactive work on a node busy with tasks); the summary the median of each figure and of the
  * rounds' ratios B/A.
  */
 final class Comparison {
@@ -50,7 +56,7 @@ final class Comparison {
     /** What one burst of one build measured. */
     record Round(String build, double createsPerSecond, double p50, double p99, double completedPerSecond, double jvmMsPerTask,
             double postgresMsPerTask, double firstFrameP50, double firstFrameP99, double steadyJvmMsPerTask,
-            double steadyPostgresMsPerTask, double steadyDoneP99) {
+            double steadyPostgresMsPerTask, double steadyDoneP99, double steadyInvokeP50, double steadyInvokeP99) {
     }
 
     /** A figure of a round, by its name in the summary. */
@@ -63,7 +69,11 @@ final class Comparison {
             new Figure("first frame p50 ms", Round::firstFrameP50), new Figure("first frame p99 ms", Round::firstFrameP99),
             new Figure("steady: JVM CPU ms per task", Round::steadyJvmMsPerTask),
             new Figure("steady: PostgreSQL CPU ms per task", Round::steadyPostgresMsPerTask),
-            new Figure("steady: create -> done p99 ms", Round::steadyDoneP99));
+            new Figure("steady: create -> done p99 ms", Round::steadyDoneP99),
+            new Figure("steady: invoke p50 ms", Round::steadyInvokeP50),
+            new Figure("steady: invoke p99 ms", Round::steadyInvokeP99));
+    /** The pause between one of the steady phase's invokes and the next. */
+    private static final Duration INVOKE_SPACING = Duration.ofMillis(200);
     /** How long a burst's backlog may take to drain. */
     private static final Duration DRAIN_PATIENCE = Duration.ofMinutes(5);
 
@@ -115,10 +125,12 @@ final class Comparison {
                     measured.add(result);
                     System.out.printf(Locale.ROOT, "bench: round %d %s: %.0f creates/s, p50 %.1f ms, p99 %.1f ms, %.0f completed/s,"
                                     + " JVM %.2f ms and PostgreSQL %.2f ms CPU per task; first frame p50 %.1f ms, p99 %.1f ms;"
-                                    + " steady: JVM %.2f ms and PostgreSQL %.2f ms CPU per task, create -> done p99 %.0f ms%n", round,
+                                    + " steady: JVM %.2f ms and PostgreSQL %.2f ms CPU per task, create -> done p99 %.0f ms,"
+                                    + " invoke p50 %.1f ms, p99 %.1f ms%n", round,
                             build.name(), result.createsPerSecond(), result.p50(), result.p99(), result.completedPerSecond(),
                             result.jvmMsPerTask(), result.postgresMsPerTask(), result.firstFrameP50(), result.firstFrameP99(),
-                            result.steadyJvmMsPerTask(), result.steadyPostgresMsPerTask(), result.steadyDoneP99());
+                            result.steadyJvmMsPerTask(), result.steadyPostgresMsPerTask(), result.steadyDoneP99(), result.steadyInvokeP50(),
+                            result.steadyInvokeP99());
                 }
             }
             report(measured, jarA, jarB, report);
@@ -143,11 +155,14 @@ final class Comparison {
         Steady steady = steady(build);
         return new Round(build.name(), result.perSecond(), result.latency().p50(), result.latency().p99(), result.ok() / seconds,
                 jvmMsPerTask, postgresMsPerTask, firstFrame.p50(), firstFrame.p99(), steady.jvmMsPerTask(), steady.postgresMsPerTask(),
-                steady.doneP99());
+                steady.doneP99(), steady.invoke().p50(), steady.invoke().p99());
     }
 
-    /** What the steady open loop measured: CPU per task and create -> done p99 (as the store has each task's instants). */
-    private record Steady(double jvmMsPerTask, double postgresMsPerTask, double doneP99) {
+    /**
+     * What the steady open loop measured: CPU per task and create -> done p99 (as the store has each task's instants; the
+     * invokes are tasks too, one for every 60 created at 300/s), and the invokes sent beside it.
+     */
+    private record Steady(double jvmMsPerTask, double postgresMsPerTask, double doneP99, Latencies.Summary invoke) {
     }
 
     private Steady steady(Build build) throws Exception {
@@ -155,13 +170,48 @@ final class Comparison {
         String since = build.backlog().now();
         double jvmBefore = service.jvmCpuSeconds();
         double postgresBefore = service.postgresCpuSeconds();
-        Load.Result result = Load.openLoop(HOST, service.port(), build.target().key(), clients, steadyRate, steadyWindow, build.tasks(), 202,
-                n -> Platform.echoTask("steady " + n));
+        Latencies invokes = new Latencies();
+        List<Bench.Sample> samples = Collections.synchronizedList(new ArrayList<>());
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicReference<Exception> failed = new AtomicReference<>();
+        Thread invoking = Thread.ofPlatform().start(() -> {
+            try (HttpConnection http = new HttpConnection(HOST, service.port(), build.target().key())) {
+                while (!stop.get()) {
+                    long sent = System.nanoTime();
+                    Instant sentAt = Instant.now();
+                    String task = Platform.ok(http.post("/api/v1/agents/" + build.target().agent() + "/invoke",
+                            Platform.json(Map.of("message", "steady"))), 200).at("/data/task_id").asString();
+                    invokes.record(sent, System.nanoTime());
+                    samples.add(new Bench.Sample(task, sentAt, Instant.now()));
+                    Thread.sleep(INVOKE_SPACING.toMillis());
+                }
+            } catch (Exception failure) {
+                failed.set(failure);
+            }
+        });
+        Load.Result result;
+        try {
+            result = Load.openLoop(HOST, service.port(), build.target().key(), clients, steadyRate, steadyWindow, build.tasks(), 202,
+                    n -> Platform.echoTask("steady " + n));
+        } finally {
+            stop.set(true);
+            invoking.join();
+        }
+        if (failed.get() != null) {
+            throw failed.get();
+        }
         build.backlog().awaitDrained(DRAIN_PATIENCE);
         double tasks = Math.max(1, result.ok());
         double jvmMsPerTask = (service.jvmCpuSeconds() - jvmBefore) * 1000 / tasks;
         double postgresMsPerTask = (service.postgresCpuSeconds() - postgresBefore) * 1000 / tasks;
-        return new Steady(jvmMsPerTask, postgresMsPerTask, build.backlog().createToDone(since, build.target().agent()).get("p99_ms"));
+        List<Bench.Sample> byTime = samples.stream().sorted(Comparator.comparingLong(Bench.Sample::millis)).toList();
+        if (!byTime.isEmpty()) {
+            System.out.println("bench: " + build.name() + " steady: the median invoke, stage by stage: "
+                    + Bench.slowestStages(build.backlog().connection(), List.of(byTime.get(byTime.size() / 2)), 1)
+                    + "; the slowest two: " + Bench.slowestStages(build.backlog().connection(), byTime, 2));
+        }
+        return new Steady(jvmMsPerTask, postgresMsPerTask, build.backlog().createToDone(since, build.target().agent()).get("p99_ms"),
+                invokes.summary());
     }
 
     private static void report(List<Round> measured, Path jarA, Path jarB, Report report) {
