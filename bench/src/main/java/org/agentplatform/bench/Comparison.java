@@ -160,7 +160,7 @@ final class Comparison {
 
     /**
      * What the steady open loop measured: CPU per task and create -> done p99 (as the store has each task's instants; the
-     * invokes are tasks too, one for every 60 created at 300/s), and the invokes sent beside it.
+     * invokes are tasks too, about one for every 70 created at 300/s), and the invokes sent beside it.
      */
     private record Steady(double jvmMsPerTask, double postgresMsPerTask, double doneP99, Latencies.Summary invoke) {
     }
