@@ -883,13 +883,17 @@ public final class Bench {
      * (commit, the projection, the wait's wake-up, HTTP), each in ms from the one before.
      */
     static List<String> slowestStages(Connection connection, List<Sample> samples, int count) throws SQLException {
+        return stagesOf(connection, samples.stream().sorted(Comparator.comparingLong(Sample::millis).reversed()).limit(count).toList());
+    }
+
+    /** Where each of {@code samples} spent its time, as {@link #slowestStages} lists it. */
+    static List<String> stagesOf(Connection connection, List<Sample> samples) throws SQLException {
         List<String> lines = new ArrayList<>();
-        List<Sample> slowest = samples.stream().sorted(Comparator.comparingLong(Sample::millis).reversed()).limit(count).toList();
         String sql = "SELECT (SELECT time_stamp FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number LIMIT 1),"
                 + " (SELECT time_stamp FROM domain_event_entry WHERE aggregate_identifier = ? ORDER BY sequence_number DESC LIMIT 1),"
                 + " l.created_at, l.claimed_at, l.began_at FROM (SELECT 1) one LEFT JOIN local_turn l ON l.channel_id = ?::uuid";
         try (var statement = connection.prepareStatement(sql)) {
-            for (Sample sample : slowest) {
+            for (Sample sample : samples) {
                 statement.setString(1, sample.task());
                 statement.setString(2, sample.task());
                 statement.setString(3, sample.task());
@@ -918,6 +922,16 @@ public final class Bench {
             before = mark == null ? before : mark;
         }
         return line.toString();
+    }
+
+    /** One synchronous invoke of {@code agent}, waited for: its round trip recorded in {@code latencies}, and its sample. */
+    static Sample invoke(HttpConnection http, String agent, Latencies latencies) throws Exception {
+        long sent = System.nanoTime();
+        Instant sentAt = Instant.now();
+        String task = Platform.ok(http.post("/api/v1/agents/" + agent + "/invoke", Platform.json(Map.of("message", "steady"))), 200)
+                .at("/data/task_id").asString();
+        latencies.record(sent, System.nanoTime());
+        return new Sample(task, sentAt, Instant.now());
     }
 
     /** How many of {@code samples} took longer than {@code millis}. */
@@ -957,18 +971,12 @@ public final class Bench {
                         }
                     }
                 }
-                sent = System.nanoTime();
-                sentAt = Instant.now();
-                String invoked = Platform.ok(http.post("/api/v1/agents/" + owner.agent() + "/invoke",
-                        Platform.json(Map.of("message", "steady"))), 200).at("/data/task_id").asString();
-                invokes.record(sent, System.nanoTime());
-                invokeSamples.add(new Sample(invoked, sentAt, Instant.now()));
+                invokeSamples.add(invoke(http, owner.agent(), invokes));
             }
         }
         return new Steady(invokes, done, invokeSamples, doneSamples);
     }
 
-    /** The database's now, as text: where a phase's tasks begin. */
     /**
      * The bench agent's task turns started since the first parameter (the agent the second) that were claimed for a worker
      * before the turn started just before them (turns claimed together count as in order), each beside that turn: its start

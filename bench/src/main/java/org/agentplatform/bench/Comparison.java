@@ -2,7 +2,6 @@ package org.agentplatform.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -177,12 +176,7 @@ final class Comparison {
         Thread invoking = Thread.ofPlatform().start(() -> {
             try (HttpConnection http = new HttpConnection(HOST, service.port(), build.target().key())) {
                 while (!stop.get()) {
-                    long sent = System.nanoTime();
-                    Instant sentAt = Instant.now();
-                    String task = Platform.ok(http.post("/api/v1/agents/" + build.target().agent() + "/invoke",
-                            Platform.json(Map.of("message", "steady"))), 200).at("/data/task_id").asString();
-                    invokes.record(sent, System.nanoTime());
-                    samples.add(new Bench.Sample(task, sentAt, Instant.now()));
+                    samples.add(Bench.invoke(http, build.target().agent(), invokes));
                     Thread.sleep(INVOKE_SPACING.toMillis());
                 }
             } catch (Exception failure) {
@@ -207,7 +201,7 @@ final class Comparison {
         List<Bench.Sample> byTime = samples.stream().sorted(Comparator.comparingLong(Bench.Sample::millis)).toList();
         if (!byTime.isEmpty()) {
             System.out.println("bench: " + build.name() + " steady: the median invoke, stage by stage: "
-                    + Bench.slowestStages(build.backlog().connection(), List.of(byTime.get(byTime.size() / 2)), 1)
+                    + Bench.stagesOf(build.backlog().connection(), List.of(byTime.get(byTime.size() / 2)))
                     + "; the slowest two: " + Bench.slowestStages(build.backlog().connection(), byTime, 2));
         }
         return new Steady(jvmMsPerTask, postgresMsPerTask, build.backlog().createToDone(since, build.target().agent()).get("p99_ms"),
