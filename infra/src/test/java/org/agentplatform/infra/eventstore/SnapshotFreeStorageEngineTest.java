@@ -6,12 +6,14 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.agentplatform.infra.support.PlatformTest;
 import org.axonframework.common.transaction.TransactionManager;
+import org.axonframework.eventhandling.DomainEventMessage;
 import org.axonframework.eventhandling.GapAwareTrackingToken;
 import org.axonframework.eventhandling.GenericDomainEventMessage;
 import org.axonframework.eventhandling.TrackedEventMessage;
@@ -54,6 +56,56 @@ class SnapshotFreeStorageEngineTest {
             events.filter(event -> event.getPayload() instanceof String text && text.startsWith("event ")).forEach(event -> read.add(event.getPayload()));
         }
         assertThat(read).containsExactlyElementsOf(Stream.iterate(0, n -> n + 1).limit(250).map(n -> (Object) ("event " + n)).toList());
+    }
+
+    /**
+     * A read ends with the batch that reached the store's newest event as its statement saw it: an event appended after
+     * that is the next read's. Axon's stream read again until a batch came back empty, and then asked the store where its
+     * next event was: a transaction of two statements more for every read that found events.
+     */
+    @Test
+    void aReadEndsWithTheBatchThatReachedTheStoresNewestEvent() {
+        long before = jdbc.queryForObject("SELECT COALESCE(max(global_index), 0) FROM domain_event_entry", Long.class);
+        String aggregate = UUID.randomUUID().toString();
+        append(aggregate, 0, 3);
+        try (Stream<? extends TrackedEventMessage<?>> events = storage.readEvents(GapAwareTrackingToken.newInstance(before, List.of()), false)) {
+            Iterator<? extends TrackedEventMessage<?>> probes = events.filter(event -> isProbeOf(event, aggregate)).iterator();
+            for (int n = 0; n < 3; n++) {
+                assertThat(probes.next().getPayload()).isEqualTo("probe " + n);
+            }
+            append(aggregate, 3, 1);
+            assertThat(probes.hasNext()).as("the read ended at the head its batch saw").isFalse();
+        }
+        try (Stream<? extends TrackedEventMessage<?>> events = storage.readEvents(GapAwareTrackingToken.newInstance(before, List.of()), false)) {
+            assertThat(events.filter(event -> isProbeOf(event, aggregate)).map(event -> (Object) event.getPayload()).toList())
+                    .as("the next read").containsExactly("probe 0", "probe 1", "probe 2", "probe 3");
+        }
+    }
+
+    /** A batch made short by an append rolled back inside its range is not the end: the events after it are read on. */
+    @Test
+    void aBatchShortOfAGapIsNotTheEndOfTheRead() {
+        long before = jdbc.queryForObject("SELECT COALESCE(max(global_index), 0) FROM domain_event_entry", Long.class);
+        String aggregate = UUID.randomUUID().toString();
+        append(aggregate, 0, 10);
+        // an index drawn and never committed, within the first batch's range
+        transactions.executeInTransaction(() -> jdbc.queryForObject("SELECT nextval(pg_get_serial_sequence('domain_event_entry', 'global_index'))",
+                Long.class));
+        jdbc.execute("SELECT setval(pg_get_serial_sequence('domain_event_entry', 'global_index'),"
+                + " nextval(pg_get_serial_sequence('domain_event_entry', 'global_index')) + 5)");
+        append(aggregate, 10, 150);
+        try (Stream<? extends TrackedEventMessage<?>> events = storage.readEvents(GapAwareTrackingToken.newInstance(before, List.of()), false)) {
+            assertThat(events.filter(event -> isProbeOf(event, aggregate)).count()).as("every event, across the gaps").isEqualTo(160);
+        }
+    }
+
+    private void append(String aggregate, int from, int count) {
+        transactions.executeInTransaction(() -> storage.appendEvents(Stream.iterate(from, n -> n + 1).limit(count)
+                .map(n -> new GenericDomainEventMessage<>("Probe", aggregate, n, "probe " + n)).toList()));
+    }
+
+    private static boolean isProbeOf(TrackedEventMessage<?> event, String aggregate) {
+        return event instanceof DomainEventMessage<?> stored && aggregate.equals(stored.getAggregateIdentifier());
     }
 
     /**
