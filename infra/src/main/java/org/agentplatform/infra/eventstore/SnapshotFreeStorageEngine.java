@@ -130,7 +130,8 @@ final class SnapshotFreeStorageEngine extends JdbcEventStorageEngine {
                 }
                 // an empty batch: Axon's engine has also looked for an event beyond a gap longer than a batch
                 List<? extends TrackedEventData<?>> read = fetchTrackedEvents(last, batchSize);
-                headReached = read.isEmpty() || read.getLast() instanceof Headed<?> newest && newest.index >= newest.storeHead;
+                headReached = read.isEmpty() || read.getLast() instanceof Headed<?> newest
+                        && newest.trackingToken() instanceof GapAwareTrackingToken reached && reached.getIndex() >= newest.storeHead;
                 batch = read.iterator();
             }
             TrackedEventData<?> next = batch.next();
@@ -140,15 +141,13 @@ final class SnapshotFreeStorageEngine extends JdbcEventStorageEngine {
         }
     }
 
-    /** An event of a stream batch, with its global index and the store's head as the batch's statement saw it. */
+    /** An event of a stream batch, with the store's head as the batch's statement saw it. */
     private static final class Headed<T> extends TrackedDomainEventData<T> {
 
-        private final long index;
         private final long storeHead;
 
-        Headed(TrackingToken token, DomainEventData<T> event, long index, long storeHead) {
+        Headed(TrackingToken token, DomainEventData<T> event, long storeHead) {
             super(token, event);
-            this.index = index;
             this.storeHead = storeHead;
         }
     }
@@ -173,7 +172,7 @@ final class SnapshotFreeStorageEngine extends JdbcEventStorageEngine {
         Entry<?> event = entry(row, schema, id.equals(aggregate) ? null : aggregate, id);
         GapAwareTrackingToken token = previous != null ? gaps.advance(previous, index, event.getTimestamp())
                 : GapAwareTrackingToken.newInstance(index, gaps.keepsGaps(event.getTimestamp()) ? allBelow(index) : Collections.emptySortedSet());
-        return new Headed<>(token, event, index, row.getLong(STORE_HEAD));
+        return new Headed<>(token, event, row.getLong(STORE_HEAD));
     }
 
     @Override
